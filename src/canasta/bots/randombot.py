@@ -1,0 +1,22 @@
+"""The ``random`` bot: uniform over the legal moves."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from ..moves import Move
+from ..views import View
+
+
+class RandomBot:
+    """Plays a uniformly random legal move."""
+
+    name = "random"
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose(self, view: View, moves: Sequence[Move]) -> Move:
+        """Any legal move, each as likely."""
+        return moves[self.rng.randrange(len(moves))]

@@ -1,0 +1,180 @@
+"""The ``canasta`` command line: play, scenario, legal, bench, soak.
+
+Bad input of any kind ends in one line on standard error and exit status 2, never a
+traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from .errors import CanastaError
+from .rules import OPTION_NAMES, PRESETS, Rules
+
+
+class UsageError(Exception):
+    """A command line that cannot run; printed as one line."""
+
+
+def _load_json(path: str) -> Any:
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror}") from None
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"{path} is not a text file") from None
+
+
+def _parse_value(text: str) -> object:
+    low = text.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    try:
+        return int(text.replace(",", "").replace("_", ""))
+    except ValueError:
+        return text
+
+
+def rules_from_args(preset: str, settings: Sequence[str], target: int | None = None) -> Rules:
+    """Rules from ``--preset`` and ``--set OPTION=VALUE`` arguments."""
+    options: dict[str, object] = {}
+    for item in settings:
+        name, eq, value = item.partition("=")
+        if not eq:
+            raise UsageError(f"--set takes OPTION=VALUE, not {item!r} (options: {', '.join(OPTION_NAMES)})")
+        options[name.strip()] = _parse_value(value.strip())
+    if target is not None:
+        options["target"] = target
+    return Rules.from_preset(preset, **options)
+
+
+# -- commands ------------------------------------------------------------------------------
+
+
+def cmd_scenario(args: argparse.Namespace) -> int:
+    from .scenario import run_scenario
+
+    data = _load_json(args.file)
+    out = run_scenario(data)
+    print(json.dumps(out, indent=1 if args.pretty else None))
+    return 0
+
+
+def cmd_legal(args: argparse.Namespace) -> int:
+    from .position import from_position
+
+    state = from_position(_load_json(args.file))
+    for move in state.legal_moves():
+        print(move)
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from .bench import copy_cost, random_hands
+
+    rules = rules_from_args(args.preset, args.set)
+    if args.hands <= 0:
+        raise UsageError("--hands must be positive")
+    result = random_hands(args.hands, args.seed, rules)
+    if args.copies:
+        result["copy_us"] = copy_cost(args.copies, args.seed)["copy_us"]
+    if args.json:
+        print(json.dumps({k: result[k] for k in ("hands", "decisions", "seconds", "decisions_per_s",
+                                                  "hands_per_s")} | ({"copy_us": result["copy_us"]}
+                                                                    if "copy_us" in result else {})))
+    else:
+        print(f"{result['preset']}: {result['hands']} hands, {result['decisions']} decisions in "
+              f"{result['seconds']:.2f} s: {result['decisions_per_s']:,} decisions/s, "
+              f"{result['hands_per_s']:,} hands/s")
+        if "copy_us" in result:
+            print(f"GameState.copy(): {result['copy_us']} µs")
+    return 0
+
+
+def cmd_soak(args: argparse.Namespace) -> int:
+    from .soak import soak
+
+    rules = rules_from_args(args.preset, args.set)
+    report = soak(args.decisions, args.seed, rules, progress=not args.quiet)
+    print(json.dumps(report))
+    return 0 if report["failures"] == 0 else 1
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from .terminal import play_in_terminal
+
+    rules = rules_from_args(args.preset, args.set, args.target)
+    seats = [s.strip() for s in args.seats.split(",")] if args.seats else None
+    seed = args.seed if args.seed is not None else random.randrange(2**31)
+    return play_in_terminal(rules, seats, seed)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="canasta", description="Canasta: play, check rules, measure.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    def rules_args(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--preset", default="classic", choices=sorted(PRESETS), help="the game to play")
+        p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
+                       help="change one rules option (repeatable)")
+
+    p = sub.add_parser("play", help="play a match in the terminal against computer players")
+    rules_args(p)
+    p.add_argument("--seats", help='who sits where, e.g. "you,basic,basic,basic"')
+    p.add_argument("--seed", type=int, help="seed of the shuffles")
+    p.add_argument("--target", type=int, help="points to win the match")
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("scenario", help="run a scenario file and print the runner's JSON")
+    p.add_argument("file")
+    p.add_argument("--pretty", action="store_true", help="indent the JSON")
+    p.set_defaults(func=cmd_scenario)
+
+    p = sub.add_parser("legal", help="list the canonical legal moves of a position file")
+    p.add_argument("file")
+    p.set_defaults(func=cmd_legal)
+
+    p = sub.add_parser("bench", help="random playouts: decisions per second")
+    rules_args(p)
+    p.add_argument("--hands", type=int, default=1000)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--copies", type=int, default=0, help="also time this many GameState.copy() calls")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("soak", help="random playouts checking every invariant at every step")
+    rules_args(p)
+    p.add_argument("--decisions", type=int, default=1_000_000)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--quiet", action="store_true")
+    p.set_defaults(func=cmd_soak)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``canasta`` command."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        code: int = args.func(args)
+        return code
+    except (UsageError, CanastaError) as exc:
+        print(f"canasta: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,198 @@
+"""Can a hand be laid out this turn?  (RULES.md 10-11: going out and asking.)
+
+Works on kinds: ``hand`` is a count per kind, the side's melds are natural and wild counts
+per rank.  A hand can go out when every card but at most one (the discard) can be melded,
+black threes as a meld of 3 or 4, with the side then holding the canastas it needs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from .cards import BLACK_THREE, JOKER_KIND, NUM_NATURAL, RED_THREE, TWO
+
+Groups = tuple[tuple[int, int, int, int], ...]
+"""Kind-level groups: (rank, naturals, twos, jokers)."""
+
+
+def _wild_cap(nat: int, wild: int, at_most_naturals: bool) -> int:
+    cap = 3 - wild
+    if at_most_naturals:
+        cap = min(cap, nat - wild)
+    return cap
+
+
+def can_go_out(
+    hand: Sequence[int],
+    mnat: Sequence[int],
+    mwild: Sequence[int],
+    exists: Sequence[bool],
+    canastas: int,
+    need: int,
+    at_most_naturals: bool = False,
+) -> bool:
+    """True when the hand can be laid out this turn (all of it, or all but one card)."""
+    if hand[RED_THREE]:
+        return False
+    if canastas < need:
+        # Quick bound: each missing canasta needs a rank that 7 cards can reach.
+        wilds = hand[TWO] + hand[JOKER_KIND]
+        reachable = canastas
+        for r in range(NUM_NATURAL):
+            size = mnat[r] + mwild[r] if exists[r] else 0
+            if size < 7 and size + hand[r] + min(wilds, 3 - (mwild[r] if exists[r] else 0)) >= 7:
+                reachable += 1
+        if reachable < need:
+            return False
+    stray = 0
+    for r in range(NUM_NATURAL):
+        n = hand[r]
+        if n and not exists[r] and n < 2:
+            stray += 1
+    b = hand[BLACK_THREE]
+    if b not in (0, 3, 4):
+        stray += 1 if b in (1, 5) else 2
+    if stray > 1:
+        return False
+    options: list[int | None] = [None]
+    options.extend(k for k in range(len(hand)) if hand[k])
+    h = list(hand)
+    for d in options:
+        if d is not None:
+            h[d] -= 1
+        ok = _all_meldable(h, mnat, mwild, exists, canastas, need, at_most_naturals)
+        if d is not None:
+            h[d] += 1
+        if ok:
+            return True
+    return False
+
+
+def _all_meldable(
+    h: Sequence[int],
+    mnat: Sequence[int],
+    mwild: Sequence[int],
+    exists: Sequence[bool],
+    canastas: int,
+    need: int,
+    at_most_naturals: bool,
+) -> bool:
+    if h[BLACK_THREE] not in (0, 3, 4) or h[RED_THREE]:
+        return False
+    wilds = h[TWO] + h[JOKER_KIND]
+    min_total = 0
+    cap_total = 0
+    extras: list[int] = []
+    made = canastas
+    any_meld = False
+    for r in range(NUM_NATURAL):
+        n = h[r]
+        if exists[r]:
+            nat = mnat[r] + n
+            wild = mwild[r]
+            minimum = 0
+        elif n:
+            if n < 2:
+                return False
+            nat, wild = n, 0
+            minimum = 1 if n == 2 else 0
+        else:
+            continue
+        any_meld = True
+        cap = _wild_cap(nat, wild, at_most_naturals)
+        if cap < minimum:
+            return False
+        min_total += minimum
+        cap_total += cap
+        size = nat + wild
+        was_canasta = exists[r] and mnat[r] + mwild[r] >= 7
+        if was_canasta:
+            continue
+        if size >= 7:
+            made += 1
+        elif 7 - size <= cap:
+            extras.append(max(0, 7 - size - minimum))
+    if wilds and not any_meld:
+        return False
+    if not min_total <= wilds <= cap_total:
+        return False
+    budget = wilds - min_total
+    for extra in sorted(extras):
+        if made >= need or extra > budget:
+            break
+        budget -= extra
+        made += 1
+    return made >= need
+
+
+def going_out_groups(
+    hand: Sequence[int],
+    mnat: Sequence[int],
+    mwild: Sequence[int],
+    exists: Sequence[bool],
+    at_most_naturals: bool = False,
+    top_rank: int | None = None,
+) -> Iterator[Groups]:
+    """Every way to meld all of ``hand`` but at most one card (candidates; the rules judge them).
+
+    With ``top_rank`` the pile's top card (a natural of that rank) joins that rank's group.
+    """
+    options: list[int | None] = [None]
+    options.extend(k for k in range(len(hand)) if hand[k])
+    h = list(hand)
+    seen: set[Groups] = set()
+    for d in options:
+        if d is not None:
+            h[d] -= 1
+        for groups in _partitions(h, mnat, mwild, exists, at_most_naturals, top_rank):
+            if groups not in seen:
+                seen.add(groups)
+                yield groups
+        if d is not None:
+            h[d] += 1
+
+
+def _partitions(
+    h: Sequence[int],
+    mnat: Sequence[int],
+    mwild: Sequence[int],
+    exists: Sequence[bool],
+    at_most_naturals: bool,
+    top_rank: int | None,
+) -> Iterator[Groups]:
+    if h[RED_THREE] or h[BLACK_THREE] not in (0, 3, 4):
+        return
+    targets: list[tuple[int, int, int, int]] = []  # rank, hand naturals, min wilds, cap
+    for r in range(NUM_NATURAL):
+        n = h[r]
+        top = 1 if r == top_rank else 0
+        if exists[r]:
+            targets.append((r, n, 0, _wild_cap(mnat[r] + n + top, mwild[r], at_most_naturals)))
+        elif n + top:
+            if n + top < 2:
+                return
+            minimum = 1 if n + top == 2 else 0
+            targets.append((r, n, minimum, _wild_cap(n + top, 0, at_most_naturals)))
+    black = ((BLACK_THREE, h[BLACK_THREE], 0, 0),) if h[BLACK_THREE] else ()
+    twos, jokers = h[TWO], h[JOKER_KIND]
+    for split in _split_wilds(targets, 0, twos, jokers):
+        groups = tuple(
+            (r, n, t, j) for (r, n, _, _), (t, j) in zip(targets, split) if n or t or j
+        )
+        yield groups + black
+
+
+def _split_wilds(
+    targets: Sequence[tuple[int, int, int, int]], i: int, twos: int, jokers: int
+) -> Iterator[list[tuple[int, int]]]:
+    if i == len(targets):
+        if twos == 0 and jokers == 0:
+            yield []
+        return
+    _, _, minimum, cap = targets[i]
+    for t in range(min(twos, cap) + 1):
+        for j in range(min(jokers, cap - t) + 1):
+            if t + j < minimum:
+                continue
+            for rest in _split_wilds(targets, i + 1, twos - t, jokers - j):
+                yield [(t, j), *rest]

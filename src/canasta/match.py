@@ -1,0 +1,158 @@
+"""A match: hands played to the target, the deal passing left (NOTATION.md, "Game records").
+
+>>> m = Match(seed=7)
+>>> m.state.turn, m.dealer
+(1, 0)
+>>> rec = m.to_record()
+>>> Match.from_record(rec).state.hand(1) == m.state.hand(1)
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .cards import card_text
+from .errors import CanastaError, PositionError
+from .moves import Move
+from .position import deck_from_text, parse_rules
+from .rules import Rules
+from .scoring import HandResult, match_winner
+from .state import GameState
+
+
+class Match:
+    """Hands of one rules set played until a side reaches the target."""
+
+    def __init__(
+        self,
+        rules: Rules | str = "classic",
+        players: Sequence[str] | None = None,
+        seed: int | None = None,
+        dealer: int = 0,
+        scores: Sequence[int] | None = None,
+        deal: bool = True,
+    ) -> None:
+        self.rules = rules if isinstance(rules, Rules) else Rules.parse(rules)
+        self.players = list(players) if players is not None else [f"seat {i}" for i in range(self.rules.players)]
+        if len(self.players) != self.rules.players:
+            raise PositionError(f"{self.rules.preset} needs {self.rules.players} players, not {len(self.players)}")
+        self.seed = seed
+        self._rng = random.Random(seed)
+        self.start_scores = list(scores) if scores is not None else [0] * self.rules.sides
+        self.scores = self.start_scores[:]
+        self.dealer = dealer
+        self.hands: list[dict[str, Any]] = []
+        self.results: list[HandResult] = []
+        self.state: GameState = GameState(self.rules)
+        if deal:
+            self.new_hand()
+
+    # -- play ---------------------------------------------------------------------------
+
+    def new_hand(self, deck: Sequence[int] | None = None) -> GameState:
+        """Deal the next hand (from a shuffle by the match's seed, or from ``deck``)."""
+        if self.hands and not self.state.is_over:
+            raise CanastaError("the current hand is not over")
+        if self.winner is not None:
+            raise CanastaError("the match is over")
+        if self.hands:
+            self.dealer = (self.dealer + 1) % self.rules.players
+        if deck is None:
+            cards = [c for c in range(52) for _ in range(self.rules.decks)] + [52] * (2 * self.rules.decks)
+            cards.sort()
+            self._rng.shuffle(cards)
+            deck = cards
+        self.state = GameState.deal(self.rules, self.dealer, self.scores, deck)
+        self.hands.append({"dealer": self.dealer, "deck": [card_text(c) for c in deck], "moves": []})
+        self._after_move()
+        return self.state
+
+    def play(self, move: Move | str) -> Move:
+        """Check and apply a move of the current hand; scores the hand when it ends."""
+        applied = self.state.play(move)
+        self.hands[-1]["moves"].append(str(applied))
+        self._after_move()
+        return applied
+
+    def _after_move(self) -> None:
+        if self.state.is_over and len(self.results) < len(self.hands):
+            result = self.state.result
+            assert result is not None
+            self.results.append(result)
+            self.scores = [s + t for s, t in zip(self.scores, result.totals)]
+
+    @property
+    def winner(self) -> int | None:
+        """The side that has won, or None while the match goes on."""
+        return match_winner(self.scores, self.rules.target)
+
+    @property
+    def is_over(self) -> bool:
+        """True when a side has won."""
+        return self.winner is not None
+
+    # -- records ------------------------------------------------------------------------
+
+    def to_record(self, for_seat: int | None = None) -> dict[str, Any]:
+        """The game record; ``for_seat`` leaves out every deck while the match goes on."""
+        hide = for_seat is not None and not self.is_over
+        hands = []
+        for hand, result in zip(self.hands, [*self.results, None]):
+            entry: dict[str, Any] = {
+                "dealer": hand["dealer"],
+                "deck": None if hide else list(hand["deck"]),
+                "moves": list(hand["moves"]),
+            }
+            if result is not None:
+                entry["result"] = result.to_json()
+            hands.append(entry)
+        record: dict[str, Any] = {
+            "rules": self.rules.to_json(),
+            "players": list(self.players),
+            "scores": list(self.start_scores),
+            "hands": hands,
+            "final_scores": list(self.scores),
+            "winner": self.winner,
+        }
+        if self.seed is not None and not hide:
+            record["seed"] = self.seed
+        return record
+
+    @classmethod
+    def from_record(cls, record: object) -> Match:
+        """Replay a game record; raises :class:`PositionError` or an illegal-move error."""
+        if not isinstance(record, Mapping):
+            raise PositionError("a game record must be a JSON object")
+        rules = parse_rules(record.get("rules", "classic"))
+        players = record.get("players")
+        if players is not None and (not isinstance(players, list) or not all(isinstance(p, str) for p in players)):
+            raise PositionError("players must be a list of names")
+        scores = record.get("scores")
+        hands = record.get("hands")
+        if not isinstance(hands, list) or not hands:
+            raise PositionError("a game record needs a list of hands")
+        first = hands[0]
+        if not isinstance(first, Mapping):
+            raise PositionError("each hand of a record is an object")
+        seed = record.get("seed")
+        match = cls(rules, players, seed=seed if isinstance(seed, int) else None,
+                    dealer=int(first.get("dealer", 0)), scores=scores, deal=False)
+        for number, hand in enumerate(hands):
+            if not isinstance(hand, Mapping):
+                raise PositionError(f"hand {number} of the record is not an object")
+            deck_text = hand.get("deck")
+            if deck_text is None:
+                raise PositionError(f"hand {number} of the record has no deck")
+            if number and hand.get("dealer") not in (None, (match.dealer + 1) % rules.players):
+                expected = (match.dealer + 1) % rules.players
+                raise PositionError(f"hand {number}: the deal passes left, to seat {expected}")
+            match.new_hand(deck_from_text(deck_text))
+            for index, text in enumerate(hand.get("moves", [])):
+                try:
+                    match.play(text)
+                except CanastaError as exc:
+                    raise PositionError(f"hand {number}, move {index} ({text!r}): {exc}") from None
+        return match
