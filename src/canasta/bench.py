@@ -37,10 +37,10 @@ def random_hands(hands: int, seed: int, rules: Rules | str = "classic") -> dict[
 def play_out(state: GameState, rng: random.Random) -> int:
     """Play uniform-random legal moves to the end of the hand; returns the decisions made."""
     decisions = 0
-    randrange = rng.randrange
-    while not state.is_over:
+    uniform = rng.random
+    while state.phase != "over":
         specs = state.legal_moves().specs
-        state.push(materialize(state, specs[randrange(len(specs))]))
+        state.push(materialize(state, specs[int(uniform() * len(specs))]))
         decisions += 1
     return decisions
 

@@ -1,7 +1,8 @@
 """Can a hand be laid out this turn?  (RULES.md 10-11: going out and asking.)
 
 Works on kinds: ``hand`` is a count per kind, the side's melds are natural and wild counts
-per rank.  A hand can go out when every card but at most one (the discard) can be melded,
+per rank (a meld exists where its natural count is not zero).  A hand can go out when
+every card but at most one (the discard) can be melded,
 black threes as a meld of 3 or 4, with the side then holding the canastas it needs.
 """
 
@@ -26,7 +27,6 @@ def can_go_out(
     hand: Sequence[int],
     mnat: Sequence[int],
     mwild: Sequence[int],
-    exists: Sequence[bool],
     canastas: int,
     need: int,
     at_most_naturals: bool = False,
@@ -34,33 +34,33 @@ def can_go_out(
     """True when the hand can be laid out this turn (all of it, or all but one card)."""
     if hand[RED_THREE]:
         return False
-    if canastas < need:
-        # Quick bound: each missing canasta needs a rank that 7 cards can reach.
-        wilds = hand[TWO] + hand[JOKER_KIND]
-        reachable = canastas
-        for r in range(NUM_NATURAL):
-            size = mnat[r] + mwild[r] if exists[r] else 0
-            if size < 7 and size + hand[r] + min(wilds, 3 - (mwild[r] if exists[r] else 0)) >= 7:
-                reachable += 1
-        if reachable < need:
-            return False
     stray = 0
     for r in range(NUM_NATURAL):
         n = hand[r]
-        if n and not exists[r] and n < 2:
+        if n and not mnat[r] and n < 2:
             stray += 1
     b = hand[BLACK_THREE]
     if b not in (0, 3, 4):
         stray += 1 if b in (1, 5) else 2
     if stray > 1:
         return False
+    if canastas < need:
+        # Quick bound: each missing canasta needs a rank that 7 cards can reach.
+        wilds = hand[TWO] + hand[JOKER_KIND]
+        reachable = canastas
+        for r in range(NUM_NATURAL):
+            size = mnat[r] + mwild[r] if mnat[r] else 0
+            if size < 7 and size + hand[r] + min(wilds, 3 - (mwild[r] if mnat[r] else 0)) >= 7:
+                reachable += 1
+        if reachable < need:
+            return False
     options: list[int | None] = [None]
     options.extend(k for k in range(len(hand)) if hand[k])
     h = list(hand)
     for d in options:
         if d is not None:
             h[d] -= 1
-        ok = _all_meldable(h, mnat, mwild, exists, canastas, need, at_most_naturals)
+        ok = _all_meldable(h, mnat, mwild, canastas, need, at_most_naturals)
         if d is not None:
             h[d] += 1
         if ok:
@@ -72,7 +72,6 @@ def _all_meldable(
     h: Sequence[int],
     mnat: Sequence[int],
     mwild: Sequence[int],
-    exists: Sequence[bool],
     canastas: int,
     need: int,
     at_most_naturals: bool,
@@ -87,7 +86,7 @@ def _all_meldable(
     any_meld = False
     for r in range(NUM_NATURAL):
         n = h[r]
-        if exists[r]:
+        if mnat[r]:
             nat = mnat[r] + n
             wild = mwild[r]
             minimum = 0
@@ -105,7 +104,7 @@ def _all_meldable(
         min_total += minimum
         cap_total += cap
         size = nat + wild
-        was_canasta = exists[r] and mnat[r] + mwild[r] >= 7
+        was_canasta = mnat[r] and mnat[r] + mwild[r] >= 7
         if was_canasta:
             continue
         if size >= 7:
@@ -129,7 +128,6 @@ def going_out_groups(
     hand: Sequence[int],
     mnat: Sequence[int],
     mwild: Sequence[int],
-    exists: Sequence[bool],
     at_most_naturals: bool = False,
     top_rank: int | None = None,
 ) -> Iterator[Groups]:
@@ -144,7 +142,7 @@ def going_out_groups(
     for d in options:
         if d is not None:
             h[d] -= 1
-        for groups in _partitions(h, mnat, mwild, exists, at_most_naturals, top_rank):
+        for groups in _partitions(h, mnat, mwild, at_most_naturals, top_rank):
             if groups not in seen:
                 seen.add(groups)
                 yield groups
@@ -156,7 +154,6 @@ def _partitions(
     h: Sequence[int],
     mnat: Sequence[int],
     mwild: Sequence[int],
-    exists: Sequence[bool],
     at_most_naturals: bool,
     top_rank: int | None,
 ) -> Iterator[Groups]:
@@ -166,7 +163,7 @@ def _partitions(
     for r in range(NUM_NATURAL):
         n = h[r]
         top = 1 if r == top_rank else 0
-        if exists[r]:
+        if mnat[r]:
             targets.append((r, n, 0, _wild_cap(mnat[r] + n + top, mwild[r], at_most_naturals)))
         elif n + top:
             if n + top < 2:

@@ -33,7 +33,6 @@ from .cards import (
     KIND_VALUE,
     NUM_KINDS,
     NUM_NATURAL,
-    RED_THREE,
     TWO,
 )
 from .goingout import Groups, can_go_out, going_out_groups
@@ -185,37 +184,50 @@ def _pile_specs(state: GameState, seat: int) -> list[Spec]:
         return []
     side = seat % state.sides
     kc = state.kc[seat]
-    n, t, j = kc[tk], kc[TWO], kc[JOKER_KIND]
+    n = kc[tk]
+    frozen = state.frozen_for(side)
+    if n < 2 and (frozen or (n == 0 and state.melds[side][tk] is None)):
+        return []
     candidates: list[Groups] = []
     if state.meld_count[side] == 0:
         candidates.extend(_first_melds(state, kc, state.minimum(side), tk))
-    elif state.frozen_for(side):
+    elif frozen:
+        candidates.append(((tk, 2, 0, 0),))
+    elif state.melds[side][tk] is not None:
+        candidates.append(())
         if n >= 2:
             candidates.append(((tk, 2, 0, 0),))
     else:
-        if state.melds[side][tk] is not None:
-            candidates.append(())
-            candidates.append(((tk, 2, 0, 0),) if n >= 2 else ())
-        else:
-            if n >= 2:
-                candidates.append(((tk, 2, 0, 0),))
-            if n >= 1 and t:
-                candidates.append(((tk, 1, 1, 0),))
-            if n >= 1 and j:
-                candidates.append(((tk, 1, 0, 1),))
-    specs: list[Spec] = []
-    seen: set[Groups] = set()
-    for groups in candidates:
-        if groups in seen:
-            continue
-        seen.add(groups)
-        if _judge(state, PILE, groups):
-            specs.append((PILE, groups))
-    # Keep only moves that no smaller legal move could replace.
-    specs = [s for s in specs if not _has_legal_submove(state, PILE, _groups_of(s), tk)]
-    if len(pile) <= 2:
-        specs.extend(_going_out_specs(state, seat, PILE, tk, seen))
+        if n >= 2:
+            candidates.append(((tk, 2, 0, 0),))
+        if n >= 1 and kc[TWO]:
+            candidates.append(((tk, 1, 1, 0),))
+        if n >= 1 and kc[JOKER_KIND]:
+            candidates.append(((tk, 1, 0, 1),))
+    specs: list[Spec] = [
+        (PILE, groups) for groups in candidates
+        if _judge(state, PILE, groups) and not _has_legal_submove(state, PILE, groups, tk)
+    ]
+    if len(pile) <= 2 and state.canastas[side] < state.rules.canastas_to_go_out:
+        hand = kc[:]
+        for code in pile:
+            hand[KIND[code]] += 1
+        if _hand_can_go_out(state, seat, hand):
+            specs.extend(_going_out_specs(state, seat, PILE, tk, specs))
     return specs
+
+
+def _meld_spec(rank: int, n: int, t: int, j: int) -> Spec:
+    return (MELD, ((rank, n, t, j),))
+
+
+# One-group melds of a side that has melded, prebuilt: new melds of three, one card added.
+_NEW3 = tuple(_meld_spec(r, 3, 0, 0) for r in range(NUM_NATURAL))
+_NEW2T = tuple(_meld_spec(r, 2, 1, 0) for r in range(NUM_NATURAL))
+_NEW2J = tuple(_meld_spec(r, 2, 0, 1) for r in range(NUM_NATURAL))
+_ADDN = tuple(_meld_spec(r, 1, 0, 0) for r in range(NUM_NATURAL))
+_ADDT = tuple(_meld_spec(r, 0, 1, 0) for r in range(NUM_NATURAL))
+_ADDJ = tuple(_meld_spec(r, 0, 0, 1) for r in range(NUM_NATURAL))
 
 
 def _play_specs(state: GameState) -> list[Spec]:
@@ -223,88 +235,88 @@ def _play_specs(state: GameState) -> list[Spec]:
     side = seat % state.sides
     kc = state.kc[seat]
     h = state.hsize[seat]
-    specs: list[Spec] = []
     answer = state.answer
     # Discards.
-    if h == 1:
-        if state.may_go_out(side):
-            specs.extend(_DISCARD[k] for k in range(NUM_KINDS) if kc[k])
-    elif answer is not True:
-        specs.extend(_DISCARD[k] for k in range(NUM_KINDS) if kc[k])
+    if (h > 1 and answer is not True) or (h == 1 and state.may_go_out(side)):
+        specs = [_DISCARD[k] for k in range(NUM_KINDS) if kc[k]]
+    else:
+        specs = []
     # Melds.
-    seen: set[Groups] = set()
     if state.meld_count[side] == 0:
-        for groups in _first_melds(state, kc, state.minimum(side), None):
-            if groups not in seen and _judge(state, MELD, groups):
-                seen.add(groups)
-                specs.append((MELD, groups))
+        if max(kc[:NUM_NATURAL]) >= 2:
+            for groups in _first_melds(state, kc, state.minimum(side), None):
+                if _judge(state, MELD, groups):
+                    specs.append((MELD, groups))
     else:
         exists = state.melds[side]
         mwild = state.mwild[side]
-        mnat = state.mnat[side]
         twos, jokers = kc[TWO], kc[JOKER_KIND]
         cap_rule = state.rules.wilds_at_most_naturals
-        simple = h >= 5 and answer is None
+        start = len(specs)
         for r in range(NUM_NATURAL):
             n = kc[r]
             if exists[r] is None:
-                if n < 2:
-                    continue
-                options: list[Groups] = []
-                if n >= 3:
-                    options.append(((r, 3, 0, 0),))
-                if twos:
-                    options.append(((r, 2, 1, 0),))
-                if jokers:
-                    options.append(((r, 2, 0, 1),))
-            else:
-                options = []
-                if n:
-                    options.append(((r, 1, 0, 0),))
-                if mwild[r] < 3 and (not cap_rule or mwild[r] < mnat[r]):
+                if n >= 2:
+                    if n >= 3:
+                        specs.append(_NEW3[r])
                     if twos:
-                        options.append(((r, 0, 1, 0),))
+                        specs.append(_NEW2T[r])
                     if jokers:
-                        options.append(((r, 0, 0, 1),))
-            for groups in options:
-                if simple or _judge(state, MELD, groups):
-                    seen.add(groups)
-                    specs.append((MELD, groups))
-    specs.extend(_going_out_specs(state, seat, MELD, None, seen))
-    if answer is None and not state.asked and state._judge_ask(seat) is None:
-        specs.append(_ASK)
+                        specs.append(_NEW2J[r])
+            else:
+                if n:
+                    specs.append(_ADDN[r])
+                w = mwild[r]
+                if w < 3 and (twos or jokers) and (not cap_rule or w < state.mnat[side][r]):
+                    if twos:
+                        specs.append(_ADDT[r])
+                    if jokers:
+                        specs.append(_ADDJ[r])
+        if h < 5 or answer is not None:
+            specs[start:] = [spec for spec in specs[start:] if _judge(state, MELD, _groups_of(spec))]
+    feasible: bool | None = None
+    if answer is not False:
+        if state.canastas[side] >= state.rules.canastas_to_go_out:
+            if kc[BLACK_THREE] and h - kc[BLACK_THREE] <= 1:
+                specs.extend(_black_three_specs(state, seat, kc))
+        else:
+            feasible = _hand_can_go_out(state, seat, kc)
+            if feasible:
+                specs.extend(_going_out_specs(state, seat, MELD, None, specs))
+    r = state.rules
+    if (answer is None and not state.asked and state.drew == "stock" and not state.turn_melded
+            and r.ask_partner and r.partner_of(seat) is not None):
+        if feasible is None:
+            feasible = _hand_can_go_out(state, seat, kc)
+        if feasible:
+            specs.append(_ASK)
     return specs
 
 
+def _hand_can_go_out(state: GameState, seat: int, hand: list[int]) -> bool:
+    side = seat % state.sides
+    return can_go_out(hand, state.mnat[side], state.mwild[side], state.canastas[side],
+                      state.rules.canastas_to_go_out, state.rules.wilds_at_most_naturals)
+
+
 def _going_out_specs(
-    state: GameState, seat: int, action: str, top: int | None, seen: set[Groups]
+    state: GameState, seat: int, action: str, top: int | None, specs: list[Spec]
 ) -> list[Spec]:
     """Moves that lay out the whole hand (but at most one card) and cannot be split.
 
-    When the side already holds the canastas it needs, any such move splits into smaller
-    legal moves except a meld of black threes, so only those are looked for; otherwise
-    every way of laying out the hand is tried when the hand can go out at all.
+    Called when the hand can go out and the side still lacks canastas: every way of
+    laying out the hand is tried.  (When the side already holds the canastas it needs,
+    any such move splits into smaller legal moves, except melds of black threes.)
     """
     side = seat % state.sides
-    if state.answer is False:
-        return []
     kc = state.kc[seat]
-    if state.canastas[side] >= state.rules.canastas_to_go_out and top is None:
-        return _black_three_specs(state, seat, kc, seen)
-    hand = kc[:]
-    if top is not None:
-        for code in state.pile:
-            hand[KIND[code]] += 1
-    if hand[RED_THREE] or state.hsize[seat] > 16:
+    if state.hsize[seat] > 16:
         return []
+    seen = {spec[1] for spec in specs if spec[0] == action}
     mnat, mwild = state.mnat[side], state.mwild[side]
-    exists = [m is not None for m in state.melds[side]]
-    if not can_go_out(hand, mnat, mwild, exists, state.canastas[side],
-                      state.rules.canastas_to_go_out, state.rules.wilds_at_most_naturals):
-        return []
-    specs: list[Spec] = []
+    out: list[Spec] = []
     wam = state.rules.wilds_at_most_naturals
-    for groups in going_out_groups(kc, mnat, mwild, exists, wam, top):
+    for groups in going_out_groups(kc, mnat, mwild, wam, top):
         if top is not None:
             groups = tuple(g for g in groups if g[0] != top or g[1] or g[2] or g[3])
         if groups in seen:
@@ -313,24 +325,20 @@ def _going_out_specs(
         if action == MELD and not groups:
             continue
         if _judge(state, action, groups) and not _has_legal_submove(state, action, groups, top):
-            specs.append((action, groups))
-    return specs
+            out.append((action, groups))
+    return out
 
 
-def _black_three_specs(state: GameState, seat: int, kc: list[int], seen: set[Groups]) -> list[Spec]:
+def _black_three_specs(state: GameState, seat: int, kc: list[int]) -> list[Spec]:
     """Black threes melded on the way out: 3 or 4 of them, or one more onto the side's meld."""
     b = kc[BLACK_THREE]
-    if not b or state.hsize[seat] - b > 1:
-        return []
     side = seat % state.sides
     sizes = (1,) if state.melds[side][BLACK_THREE] is not None else (3, 4)
     specs: list[Spec] = []
     for n in sizes:
         groups: Groups = ((BLACK_THREE, n, 0, 0),)
-        if n <= b and groups not in seen and _judge(state, MELD, groups):
-            if not _has_legal_submove(state, MELD, groups, None):
-                seen.add(groups)
-                specs.append((MELD, groups))
+        if n <= b and _judge(state, MELD, groups) and not _has_legal_submove(state, MELD, groups, None):
+            specs.append((MELD, groups))
     return specs
 
 

@@ -34,12 +34,12 @@ from .cards import (
 )
 from .errors import CardError, IllegalMoveError, PositionError
 from .goingout import can_go_out
+from .legal import LegalMoves
 from .moves import ASK, DISCARD, DRAW, MELD, NO, PILE, YES, Group, Move
 from .rules import Rules
 from .scoring import HandResult, SideScore, match_winner
 
 if TYPE_CHECKING:
-    from .legal import LegalMoves
     from .views import View
 
 DRAW_PHASE = "draw"
@@ -313,8 +313,6 @@ class GameState:
 
     def legal_moves(self) -> LegalMoves:
         """The canonical legal moves, lazily (see :mod:`canasta.legal`)."""
-        from .legal import LegalMoves
-
         return LegalMoves(self)
 
     def view(self, seat: int) -> View:
@@ -479,9 +477,8 @@ class GameState:
 
     def _can_go_out(self, seat: int, hand: Sequence[int]) -> bool:
         side = seat % self.sides
-        exists = [m is not None for m in self.melds[side]]
         return can_go_out(
-            hand, self.mnat[side], self.mwild[side], exists, self.canastas[side],
+            hand, self.mnat[side], self.mwild[side], self.canastas[side],
             self.rules.canastas_to_go_out, self.rules.wilds_at_most_naturals,
         )
 
@@ -613,16 +610,14 @@ class GameState:
         side = seat % self.sides
         mnat = self.mnat[side][:]
         mwild = self.mwild[side][:]
-        exists = [m is not None for m in self.melds[side]]
         canastas = self.canastas[side]
         for rank, (n, t, j) in groups.items():
             before = mnat[rank] + mwild[rank]
             mnat[rank] += n
             mwild[rank] += t + j
-            exists[rank] = True
             if before < 7 <= mnat[rank] + mwild[rank]:
                 canastas += 1
-        return can_go_out(hand, mnat, mwild, exists, canastas, self.rules.canastas_to_go_out,
+        return can_go_out(hand, mnat, mwild, canastas, self.rules.canastas_to_go_out,
                           self.rules.wilds_at_most_naturals)
 
     # -- applying -----------------------------------------------------------------------
@@ -640,13 +635,10 @@ class GameState:
         if known[code]:
             known[code] -= 1
 
-    def _freezes(self, code: int) -> bool:
-        k = KIND[code]
-        return k in (TWO, JOKER_KIND, RED_THREE) or (k == BLACK_THREE and self.rules.black_three_freezes)
-
     def _discard_to_pile(self, code: int) -> None:
         self.pile.append(code)
-        if self._freezes(code):
+        k = KIND[code]
+        if k >= RED_THREE or (k == BLACK_THREE and self.rules.black_three_freezes):
             self.freezers += 1
 
     def _lay_out_red_threes(self, seat: int) -> bool:
