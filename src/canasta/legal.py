@@ -272,8 +272,21 @@ def _play_specs(state: GameState) -> list[Spec]:
                         specs.append(_ADDT[r])
                     if jokers:
                         specs.append(_ADDJ[r])
-        if h < 5 or answer is not None:
+        if answer is True:
             specs[start:] = [spec for spec in specs[start:] if _judge(state, MELD, _groups_of(spec))]
+        elif h < 5:
+            # Only the rule on keeping two cards can refuse these: keep what leaves 2+
+            # cards, or what may go out (counting a canasta the move itself finishes).
+            canastas = state.canastas[side]
+            mnat = state.mnat[side]
+            kept = []
+            for spec in specs[start:]:
+                rank, n, t, j = _groups_of(spec)[0]
+                size = n + t + j
+                finished = 1 if mnat[rank] + mwild[rank] < 7 <= mnat[rank] + mwild[rank] + size else 0
+                if h - size >= 2 or state.may_go_out(side, canastas + finished):
+                    kept.append(spec)
+            specs[start:] = kept
     feasible: bool | None = None
     if answer is not False:
         if state.canastas[side] >= state.rules.canastas_to_go_out:

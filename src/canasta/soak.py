@@ -13,10 +13,10 @@ import sys
 import time
 from typing import Any
 
-from .cards import NUM_CODES, card_text
+from .cards import IS_NATURAL, NUM_CODES, card_text
 from .errors import CanastaError
 from .legal import materialize
-from .moves import DISCARD, DRAW, MELD, PILE, Move
+from .moves import DISCARD, DRAW, PILE, Move
 from .position import from_position, to_position
 from .rules import Rules
 from .state import GameState
@@ -65,8 +65,11 @@ def refused_moves(state: GameState, rng: random.Random) -> list[Move]:
         out.append(Move(DISCARD, card=rng.choice(missing)))
     if state.phase != "draw":
         out.append(Move(DRAW))
+    naturals = [c for c in held if IS_NATURAL[c]]
+    if naturals:
+        out.append(Move.parse(f"meld {card_text(rng.choice(naturals))}"))
     if held:
-        out.append(Move.parse(f"meld {card_text(rng.choice(held))}") if held else Move(MELD))
+        out.append(Move.parse(f"pile {card_text(rng.choice(naturals))}") if naturals else Move(PILE))
     out.append(Move(PILE))
     return [m for m in out if not state.is_legal(m)]
 
