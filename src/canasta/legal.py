@@ -296,9 +296,9 @@ def _play_specs(state: GameState) -> list[Spec]:
             feasible = _hand_can_go_out(state, seat, kc)
             if feasible:
                 specs.extend(_going_out_specs(state, seat, MELD, None, specs))
-    r = state.rules
+    rules = state.rules
     if (answer is None and not state.asked and state.drew == "stock" and not state.turn_melded
-            and r.ask_partner and r.partner_of(seat) is not None):
+            and rules.ask_partner and rules.partner_of(seat) is not None):
         if feasible is None:
             feasible = _hand_can_go_out(state, seat, kc)
         if feasible:
