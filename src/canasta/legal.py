@@ -33,6 +33,7 @@ from .cards import (
     KIND_VALUE,
     NUM_KINDS,
     NUM_NATURAL,
+    RED_THREE,
     TWO,
 )
 from .goingout import Groups, can_go_out, going_out_groups
@@ -208,10 +209,12 @@ def _pile_specs(state: GameState, seat: int) -> list[Spec]:
         (PILE, groups) for groups in candidates
         if _judge(state, PILE, groups) and not _has_legal_submove(state, PILE, groups, tk)
     ]
-    if len(pile) <= 2 and state.canastas[side] < state.rules.canastas_to_go_out:
+    rest = [KIND[code] for code in pile[:-1] if KIND[code] != RED_THREE]
+    if len(rest) <= 1 and state.canastas[side] < state.rules.canastas_to_go_out:
         hand = kc[:]
-        for code in pile:
-            hand[KIND[code]] += 1
+        hand[tk] += 1
+        for kind in rest:
+            hand[kind] += 1
         if _hand_can_go_out(state, seat, hand):
             specs.extend(_going_out_specs(state, seat, PILE, tk, specs))
     return specs
@@ -323,8 +326,6 @@ def _going_out_specs(
     """
     side = seat % state.sides
     kc = state.kc[seat]
-    if state.hsize[seat] > 16:
-        return []
     seen = {spec[1] for spec in specs if spec[0] == action}
     mnat, mwild = state.mnat[side], state.mwild[side]
     out: list[Spec] = []

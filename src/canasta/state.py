@@ -526,7 +526,9 @@ class GameState:
                         f"or one and a wild card, or a meld of {rank} on your side")
         if own is None:
             merged[tk] = [0, 0, 0]
-        return self._judge_groups(seat, merged, tk, len(pile) - 1)
+        # The rest of the pile joins the hand, but for its red threes, which are laid out.
+        gained = len(pile) - 1 - sum(1 for c in pile if KIND[c] == RED_THREE)
+        return self._judge_groups(seat, merged, tk, gained)
 
     def _judge_groups(
         self, seat: int, groups: dict[int, list[int]], top: int | None, gained: int
