@@ -34,37 +34,42 @@ def can_go_out(
     """True when the hand can be laid out this turn (all of it, or all but one card)."""
     if hand[RED_THREE]:
         return False
-    stray = 0
+    # A card that fits no meld must be the discard: more than one and the hand is stuck.
+    stray = -1
     for r in range(NUM_NATURAL):
-        n = hand[r]
-        if n and not mnat[r] and n < 2:
-            stray += 1
+        if hand[r] == 1 and not mnat[r]:
+            if stray >= 0:
+                return False
+            stray = r
     b = hand[BLACK_THREE]
     if b not in (0, 3, 4):
-        stray += 1 if b in (1, 5) else 2
-    if stray > 1:
-        return False
+        if stray >= 0 or b not in (1, 5):
+            return False
+        stray = BLACK_THREE
     if canastas < need:
-        # Quick bound: each missing canasta needs a rank that 7 cards can reach.
+        # Each missing canasta needs a meld that the hand's cards can bring to seven.
         wilds = hand[TWO] + hand[JOKER_KIND]
         reachable = canastas
         for r in range(NUM_NATURAL):
-            size = mnat[r] + mwild[r] if mnat[r] else 0
-            if size < 7 and size + hand[r] + min(wilds, 3 - (mwild[r] if mnat[r] else 0)) >= 7:
+            w = mwild[r]
+            size = mnat[r] + w
+            if size < 7 and size + hand[r] + (wilds if wilds < 3 - w else 3 - w) >= 7:
                 reachable += 1
         if reachable < need:
             return False
-    options: list[int | None] = [None]
-    options.extend(k for k in range(len(hand)) if hand[k])
     h = list(hand)
-    for d in options:
-        if d is not None:
+    if stray >= 0:
+        h[stray] -= 1
+        return _all_meldable(h, mnat, mwild, canastas, need, at_most_naturals)
+    if _all_meldable(h, mnat, mwild, canastas, need, at_most_naturals):
+        return True
+    for d in range(len(h)):
+        if h[d]:
             h[d] -= 1
-        ok = _all_meldable(h, mnat, mwild, canastas, need, at_most_naturals)
-        if d is not None:
+            ok = _all_meldable(h, mnat, mwild, canastas, need, at_most_naturals)
             h[d] += 1
-        if ok:
-            return True
+            if ok:
+                return True
     return False
 
 

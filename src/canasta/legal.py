@@ -31,6 +31,7 @@ from .cards import (
     KIND,
     KIND_CODES,
     KIND_VALUE,
+    NUM_CODES,
     NUM_KINDS,
     NUM_NATURAL,
     RED_THREE,
@@ -46,6 +47,7 @@ Spec = tuple[str, int | Groups | None]
 """A move by kinds: ``(action, None)``, ``("discard", kind)`` or ``(action, groups)``."""
 
 _DRAW: Spec = (DRAW, None)
+_PILE_ALONE: Spec = (PILE, ())
 _ASK: Spec = (ASK, None)
 _ANSWERS: tuple[Spec, ...] = ((YES, None), (NO, None))
 _DISCARD: tuple[Spec, ...] = tuple((DISCARD, k) for k in range(NUM_KINDS))
@@ -105,7 +107,7 @@ def materialize(state: GameState, spec: Spec) -> Move:
         counts = state.cc[state.turn]
         for code in KIND_CODES[kind]:
             if counts[code]:
-                return Move(DISCARD, card=code)
+                return _DISCARD_MOVES[code]
         raise AssertionError("discard of a kind not held")
     groups = spec[1]
     if groups is None:
@@ -128,6 +130,7 @@ def materialize(state: GameState, spec: Spec) -> Move:
 
 
 _SIMPLE = {a: Move(a) for a in (DRAW, ASK, YES, NO)}
+_DISCARD_MOVES = tuple(Move(DISCARD, card=code) for code in range(NUM_CODES))
 _SIMPLE_PILE = Move(PILE)
 
 
@@ -186,38 +189,58 @@ def _pile_specs(state: GameState, seat: int) -> list[Spec]:
     side = seat % state.sides
     kc = state.kc[seat]
     n = kc[tk]
-    frozen = state.frozen_for(side)
+    frozen = (state.meld_count[side] == 0 or state.freezers > 0 or state.frozen_extra
+              or state.rules.pile_always_frozen)
     if n < 2 and (frozen or (n == 0 and state.melds[side][tk] is None)):
         return []
-    candidates: list[Groups] = []
+    specs: list[Spec] = []
+    rules = state.rules
     if state.meld_count[side] == 0:
-        candidates.extend(_first_melds(state, kc, state.minimum(side), tk))
-    elif frozen:
-        candidates.append(((tk, 2, 0, 0),))
-    elif state.melds[side][tk] is not None:
-        candidates.append(())
-        if n >= 2:
-            candidates.append(((tk, 2, 0, 0),))
+        # A first meld with the pile: the smallest sets of groups that reach the minimum.
+        minimum = state.minimum(side)
+        bound = (n + 1) * KIND_VALUE[tk] + 20 * kc[TWO] + 50 * kc[JOKER_KIND]
+        bound += sum(kc[r] * KIND_VALUE[r] for r in range(NUM_NATURAL) if kc[r] >= 2 and r != tk)
+        if bound >= minimum:
+            specs.extend(
+                (PILE, groups) for groups in _first_melds(state, kc, minimum, tk)
+                if _judge(state, PILE, groups) and not _has_legal_submove(state, PILE, groups, tk)
+            )
     else:
-        if n >= 2:
+        # A side that has melded: each candidate below has no smaller legal form.
+        candidates: list[Groups] = []
+        if frozen:
             candidates.append(((tk, 2, 0, 0),))
-        if n >= 1 and kc[TWO]:
-            candidates.append(((tk, 1, 1, 0),))
-        if n >= 1 and kc[JOKER_KIND]:
-            candidates.append(((tk, 1, 0, 1),))
-    specs: list[Spec] = [
-        (PILE, groups) for groups in candidates
-        if _judge(state, PILE, groups) and not _has_legal_submove(state, PILE, groups, tk)
-    ]
-    rest = [KIND[code] for code in pile[:-1] if KIND[code] != RED_THREE]
-    if len(rest) <= 1 and state.canastas[side] < state.rules.canastas_to_go_out:
-        hand = kc[:]
-        hand[tk] += 1
-        for kind in rest:
-            hand[kind] += 1
-        if _hand_can_go_out(state, seat, hand):
-            specs.extend(_going_out_specs(state, seat, PILE, tk, specs))
+        elif state.melds[side][tk] is not None:
+            if rules.two_naturals_to_take or rules.no_pile_for_finished_canasta:
+                candidates.append(())
+                if n >= 2:
+                    candidates.append(((tk, 2, 0, 0),))
+            elif h + len(pile) - 1 >= 2 + _red_threes_in(pile) or state.may_go_out(side):
+                specs.append(_PILE_ALONE)  # the top card onto the side's meld
+        else:
+            if n >= 2:
+                candidates.append(((tk, 2, 0, 0),))
+            if n >= 1 and kc[TWO]:
+                candidates.append(((tk, 1, 1, 0),))
+            if n >= 1 and kc[JOKER_KIND]:
+                candidates.append(((tk, 1, 0, 1),))
+        specs.extend((PILE, groups) for groups in candidates if _judge(state, PILE, groups))
+        if len(specs) == 2 and specs[0] == (PILE, ()):
+            del specs[1]  # `pile` alone is legal, so the pair from hand is not needed
+    if state.canastas[side] < rules.canastas_to_go_out and len(pile) <= 2 + rules.red_three_count:
+        rest = [KIND[code] for code in pile[:-1] if KIND[code] != RED_THREE]
+        if len(rest) <= 1:
+            hand = kc[:]
+            hand[tk] += 1
+            for kind in rest:
+                hand[kind] += 1
+            if _hand_can_go_out(state, seat, hand):
+                specs.extend(_going_out_specs(state, seat, PILE, tk, specs))
     return specs
+
+
+def _red_threes_in(cards: list[int]) -> int:
+    return sum(1 for c in cards if KIND[c] == RED_THREE) if len(cards) > 1 else 0
 
 
 def _meld_spec(rank: int, n: int, t: int, j: int) -> Spec:
@@ -239,71 +262,100 @@ def _play_specs(state: GameState) -> list[Spec]:
     kc = state.kc[seat]
     h = state.hsize[seat]
     answer = state.answer
-    # Discards.
-    if (h > 1 and answer is not True) or (h == 1 and state.may_go_out(side)):
-        specs = [_DISCARD[k] for k in range(NUM_KINDS) if kc[k]]
-    else:
-        specs = []
-    # Melds.
-    if state.meld_count[side] == 0:
-        if max(kc[:NUM_NATURAL]) >= 2:
-            for groups in _first_melds(state, kc, state.minimum(side), None):
-                if _judge(state, MELD, groups):
-                    specs.append((MELD, groups))
-    else:
-        exists = state.melds[side]
-        mwild = state.mwild[side]
-        twos, jokers = kc[TWO], kc[JOKER_KIND]
-        cap_rule = state.rules.wilds_at_most_naturals
-        start = len(specs)
-        for r in range(NUM_NATURAL):
-            n = kc[r]
-            if exists[r] is None:
-                if n >= 2:
-                    if n >= 3:
-                        specs.append(_NEW3[r])
-                    if twos:
-                        specs.append(_NEW2T[r])
-                    if jokers:
-                        specs.append(_NEW2J[r])
+    rules = state.rules
+    need = rules.canastas_to_go_out
+    canastas = state.canastas[side]
+    discard_ok = (h > 1 and answer is not True) or (h == 1 and canastas >= need and answer is not False)
+    melded = state.meld_count[side] > 0
+    mnat = state.mnat[side]
+    mwild = state.mwild[side]
+    twos = kc[TWO]
+    jokers = kc[JOKER_KIND]
+    wilds = twos + jokers
+    cap_rule = rules.wilds_at_most_naturals
+    discards: list[Spec] = []
+    melds: list[Spec] = []
+    # One pass over the ranks: discards, one-group melds, and two quick tests of whether
+    # the hand could go out (cards that fit no meld; melds the hand could bring to seven).
+    strays = 0
+    reachable = canastas
+    pair_value = 0
+    for r in range(NUM_NATURAL):
+        n = kc[r]
+        w = mwild[r]
+        size = mnat[r] + w
+        if size < 7 and size + n + (wilds if wilds < 3 - w else 3 - w) >= 7:
+            reachable += 1
+        if not n:
+            if size and wilds and w < 3 and (not cap_rule or w < mnat[r]):
+                if twos:
+                    melds.append(_ADDT[r])
+                if jokers:
+                    melds.append(_ADDJ[r])
+            continue
+        if discard_ok:
+            discards.append(_DISCARD[r])
+        if not size:
+            if n == 1:
+                strays += 1
+            elif melded:
+                if n >= 3:
+                    melds.append(_NEW3[r])
+                if twos:
+                    melds.append(_NEW2T[r])
+                if jokers:
+                    melds.append(_NEW2J[r])
             else:
-                if n:
-                    specs.append(_ADDN[r])
-                w = mwild[r]
-                if w < 3 and (twos or jokers) and (not cap_rule or w < state.mnat[side][r]):
-                    if twos:
-                        specs.append(_ADDT[r])
-                    if jokers:
-                        specs.append(_ADDJ[r])
+                pair_value += n * KIND_VALUE[r]
+        else:
+            melds.append(_ADDN[r])
+            if wilds and w < 3 and (not cap_rule or w < mnat[r]):
+                if twos:
+                    melds.append(_ADDT[r])
+                if jokers:
+                    melds.append(_ADDJ[r])
+    if discard_ok:
+        for k in (BLACK_THREE, RED_THREE, TWO, JOKER_KIND):
+            if kc[k]:
+                discards.append(_DISCARD[k])
+    blacks = kc[BLACK_THREE]
+    if blacks not in (0, 3, 4):
+        strays += 1 if blacks in (1, 5) else 2
+    if melded:
         if answer is True:
-            specs[start:] = [spec for spec in specs[start:] if _judge(state, MELD, _groups_of(spec))]
+            melds = [spec for spec in melds if _judge(state, MELD, _groups_of(spec))]
         elif h < 5:
             # Only the rule on keeping two cards can refuse these: keep what leaves 2+
             # cards, or what may go out (counting a canasta the move itself finishes).
-            canastas = state.canastas[side]
-            mnat = state.mnat[side]
             kept = []
-            for spec in specs[start:]:
+            for spec in melds:
                 rank, n, t, j = _groups_of(spec)[0]
-                size = n + t + j
-                finished = 1 if mnat[rank] + mwild[rank] < 7 <= mnat[rank] + mwild[rank] + size else 0
-                if h - size >= 2 or state.may_go_out(side, canastas + finished):
+                cards = n + t + j
+                size = mnat[rank] + mwild[rank]
+                finished = 1 if size < 7 <= size + cards else 0
+                if h - cards >= 2 or state.may_go_out(side, canastas + finished):
                     kept.append(spec)
-            specs[start:] = kept
+            melds = kept
+    elif pair_value + 20 * twos + 50 * jokers >= state.minimum(side):
+        for groups in _first_melds(state, kc, state.minimum(side), None):
+            if _judge(state, MELD, groups):
+                melds.append((MELD, groups))
+    specs = discards + melds
     feasible: bool | None = None
     if answer is not False:
-        if state.canastas[side] >= state.rules.canastas_to_go_out:
-            if kc[BLACK_THREE] and h - kc[BLACK_THREE] <= 1:
+        if canastas >= need:
+            if blacks and h - blacks <= 1:
                 specs.extend(_black_three_specs(state, seat, kc))
-        else:
+        elif strays <= 1 and reachable >= need:
             feasible = _hand_can_go_out(state, seat, kc)
             if feasible:
                 specs.extend(_going_out_specs(state, seat, MELD, None, specs))
-    rules = state.rules
+        else:
+            feasible = False
     if (answer is None and not state.asked and state.drew == "stock" and not state.turn_melded
             and rules.ask_partner and rules.partner_of(seat) is not None):
         if feasible is None:
-            feasible = _hand_can_go_out(state, seat, kc)
+            feasible = strays <= 1 and _hand_can_go_out(state, seat, kc)
         if feasible:
             specs.append(_ASK)
     return specs
@@ -320,12 +372,14 @@ def _going_out_specs(
 ) -> list[Spec]:
     """Moves that lay out the whole hand (but at most one card) and cannot be split.
 
-    Called when the hand can go out and the side still lacks canastas: every way of
-    laying out the hand is tried.  (When the side already holds the canastas it needs,
-    any such move splits into smaller legal moves, except melds of black threes.)
+    Called when the hand can go out and the side still lacks canastas.  (When the side
+    already holds the canastas it needs, any such move splits into smaller legal moves,
+    except melds of black threes.)
     """
     side = seat % state.sides
     kc = state.kc[seat]
+    if state.meld_count[side] and not _may_be_unsplittable(state, side, kc, top):
+        return []
     seen = {spec[1] for spec in specs if spec[0] == action}
     mnat, mwild = state.mnat[side], state.mwild[side]
     out: list[Spec] = []
@@ -341,6 +395,25 @@ def _going_out_specs(
         if _judge(state, action, groups) and not _has_legal_submove(state, action, groups, top):
             out.append((action, groups))
     return out
+
+
+def _may_be_unsplittable(state: GameState, side: int, kc: list[int], top: int | None) -> bool:
+    """Could a going-out move of a side that has melded have no legal sub-move?
+
+    Leaving out a group of two or more cards (other than the top card's) leaves two or
+    more cards in hand, which is legal for a side that has melded; so such a move either
+    lays the whole hand onto one meld (with the pile's top card, if any), or puts single
+    cards on several melds.  Black threes can always be left out.  Anything else splits.
+    """
+    if kc[BLACK_THREE]:
+        return False
+    others = [r for r in range(NUM_NATURAL) if kc[r] and r != top]
+    if not others or (top is None and len(others) == 1):
+        return True
+    if any(kc[r] > 1 for r in others):
+        return False
+    melds = state.meld_count[side] + (1 if top is not None else 0)
+    return kc[TWO] + kc[JOKER_KIND] + len(others) <= melds
 
 
 def _black_three_specs(state: GameState, seat: int, kc: list[int]) -> list[Spec]:

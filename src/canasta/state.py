@@ -348,7 +348,9 @@ class GameState:
     def push(self, move: Move) -> None:
         """Apply a move without checking it (the caller knows it is legal)."""
         action = move.action
-        seat = self.to_act
+        seat = self.turn
+        if self.phase == ANSWER_PHASE:
+            seat = self.to_act
         self.history.append((seat, move))
         if action == DISCARD:
             assert move.card is not None
@@ -669,15 +671,27 @@ class GameState:
 
     def _apply_draw(self) -> None:
         seat = self.turn
-        if not self.stock:
+        stock = self.stock
+        if not stock:
             self._end_hand(None)
             return
+        cc = self.cc[seat]
+        kc = self.kc[seat]
         for _ in range(self.rules.draw):
-            if not self.stock:
+            if not stock:
                 break
-            if not self._draw_one(seat):
-                self._end_hand(None)
-                return
+            code = stock.pop()
+            kind = KIND[code]
+            while kind == RED_THREE:  # laid out at once and replaced (RULES.md 2)
+                self.red3[seat % self.sides].append(code)
+                if not stock:  # the last card was a red three: the hand ends at once
+                    self._end_hand(None)
+                    return
+                code = stock.pop()
+                kind = KIND[code]
+            cc[code] += 1
+            kc[kind] += 1
+            self.hsize[seat] += 1
         self.drew = "stock"
         self.phase = PLAY_PHASE
 
@@ -735,8 +749,16 @@ class GameState:
 
     def _apply_discard(self, code: int) -> None:
         seat = self.turn
-        self._take(seat, code)
-        self._discard_to_pile(code)
+        k = KIND[code]
+        self.cc[seat][code] -= 1
+        self.kc[seat][k] -= 1
+        self.hsize[seat] -= 1
+        known = self.known[seat]
+        if known[code]:
+            known[code] -= 1
+        self.pile.append(code)
+        if k >= RED_THREE or (k == BLACK_THREE and self.rules.black_three_freezes):
+            self.freezers += 1
         if self.hsize[seat] == 0:
             self._end_hand(seat)
             return
