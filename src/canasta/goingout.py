@@ -63,7 +63,9 @@ def can_go_out(
         return _all_meldable(h, mnat, mwild, canastas, need, at_most_naturals)
     if _all_meldable(h, mnat, mwild, canastas, need, at_most_naturals):
         return True
-    for d in range(len(h)):
+    # With every natural placed, only leaving out a wild card can help (too many wild
+    # cards for the melds); leaving out a natural only makes its meld smaller.
+    for d in (TWO, JOKER_KIND):
         if h[d]:
             h[d] -= 1
             ok = _all_meldable(h, mnat, mwild, canastas, need, at_most_naturals)

@@ -116,7 +116,7 @@ def materialize(state: GameState, spec: Spec) -> Move:
     if not groups:
         return _SIMPLE_PILE
     counts = state.cc[state.turn][:]
-    out = []
+    chosen = []
     for rank, n, t, j in groups:
         cards: list[int] = []
         for kind, wanted in ((rank, n), (TWO, t), (JOKER_KIND, j)):
@@ -125,8 +125,18 @@ def materialize(state: GameState, spec: Spec) -> Move:
                     counts[code] -= 1
                     cards.append(code)
                     wanted -= 1
-        out.append(Group(rank, tuple(sorted(cards))))
-    return Move(action, tuple(out))
+        chosen.append((rank, tuple(cards)))  # already in canonical order
+    key = (action, tuple(chosen))
+    move = _MOVES.get(key)
+    if move is None:
+        if len(_MOVES) > 100_000:
+            _MOVES.clear()
+        move = _MOVES[key] = Move(action, tuple(Group(rank, cards) for rank, cards in chosen))
+    return move
+
+
+_MOVES: dict[tuple[str, tuple[tuple[int, tuple[int, ...]], ...]], Move] = {}
+"""Moves made from kinds, kept: equal moves are equal values, so they can be shared."""
 
 
 _SIMPLE = {a: Move(a) for a in (DRAW, ASK, YES, NO)}
@@ -168,11 +178,8 @@ def generate(state: GameState) -> list[Spec]:
 
 
 def _draw_specs(state: GameState) -> list[Spec]:
-    specs: list[Spec] = []
-    seat = state.turn
     pile = state.pile
-    if pile:
-        specs.extend(_pile_specs(state, seat))
+    specs = _pile_specs(state, state.turn) if pile and KIND[pile[-1]] < NUM_NATURAL else []
     if state.stock or state._forced_pile_reason() is None:
         specs.insert(0, _DRAW)
     return specs
@@ -201,10 +208,13 @@ def _pile_specs(state: GameState, seat: int) -> list[Spec]:
         bound = (n + 1) * KIND_VALUE[tk] + 20 * kc[TWO] + 50 * kc[JOKER_KIND]
         bound += sum(kc[r] * KIND_VALUE[r] for r in range(NUM_NATURAL) if kc[r] >= 2 and r != tk)
         if bound >= minimum:
-            specs.extend(
-                (PILE, groups) for groups in _first_melds(state, kc, minimum, tk)
-                if _judge(state, PILE, groups) and not _has_legal_submove(state, PILE, groups, tk)
-            )
+            gained = len(pile) - 1 - _red_threes_in(pile)
+            for groups in _first_melds(state, kc, minimum, tk):
+                # Valid, frozen-proof and just reaching the minimum by construction, so no
+                # smaller move is legal; only the rule on keeping two cards is left.
+                if h - sum(g[1] + g[2] + g[3] for g in groups) + gained >= 2 or (
+                        _judge(state, PILE, groups) and not _has_legal_submove(state, PILE, groups, tk)):
+                    specs.append((PILE, groups))
     else:
         # A side that has melded: each candidate below has no smaller legal form.
         candidates: list[Groups] = []
@@ -278,24 +288,24 @@ def _play_specs(state: GameState) -> list[Spec]:
     # One pass over the ranks: discards, one-group melds, and two quick tests of whether
     # the hand could go out (cards that fit no meld; melds the hand could bring to seven).
     strays = 0
-    reachable = canastas
     pair_value = 0
     for r in range(NUM_NATURAL):
         n = kc[r]
-        w = mwild[r]
-        size = mnat[r] + w
-        if size < 7 and size + n + (wilds if wilds < 3 - w else 3 - w) >= 7:
-            reachable += 1
         if not n:
-            if size and wilds and w < 3 and (not cap_rule or w < mnat[r]):
-                if twos:
-                    melds.append(_ADDT[r])
-                if jokers:
-                    melds.append(_ADDJ[r])
+            if wilds and melded:
+                m = mnat[r]
+                if m:
+                    w = mwild[r]
+                    if w < 3 and (not cap_rule or w < m):
+                        if twos:
+                            melds.append(_ADDT[r])
+                        if jokers:
+                            melds.append(_ADDJ[r])
             continue
         if discard_ok:
             discards.append(_DISCARD[r])
-        if not size:
+        m = mnat[r]
+        if not m:
             if n == 1:
                 strays += 1
             elif melded:
@@ -309,11 +319,13 @@ def _play_specs(state: GameState) -> list[Spec]:
                 pair_value += n * KIND_VALUE[r]
         else:
             melds.append(_ADDN[r])
-            if wilds and w < 3 and (not cap_rule or w < mnat[r]):
-                if twos:
-                    melds.append(_ADDT[r])
-                if jokers:
-                    melds.append(_ADDJ[r])
+            if wilds:
+                w = mwild[r]
+                if w < 3 and (not cap_rule or w < m):
+                    if twos:
+                        melds.append(_ADDT[r])
+                    if jokers:
+                        melds.append(_ADDJ[r])
     if discard_ok:
         for k in (BLACK_THREE, RED_THREE, TWO, JOKER_KIND):
             if kc[k]:
@@ -337,8 +349,11 @@ def _play_specs(state: GameState) -> list[Spec]:
                     kept.append(spec)
             melds = kept
     elif pair_value + 20 * twos + 50 * jokers >= state.minimum(side):
+        # Valid groups reaching the minimum by construction: only the rule on keeping two
+        # cards (or a partner's answer) is left to judge.
         for groups in _first_melds(state, kc, state.minimum(side), None):
-            if _judge(state, MELD, groups):
+            if (answer is None and h - sum(g[1] + g[2] + g[3] for g in groups) >= 2) or _judge(
+                    state, MELD, groups):
                 melds.append((MELD, groups))
     specs = discards + melds
     feasible: bool | None = None
@@ -346,7 +361,7 @@ def _play_specs(state: GameState) -> list[Spec]:
         if canastas >= need:
             if blacks and h - blacks <= 1:
                 specs.extend(_black_three_specs(state, seat, kc))
-        elif strays <= 1 and reachable >= need:
+        elif strays <= 1 and _canastas_reachable(kc, mnat, mwild, canastas) >= need:
             feasible = _hand_can_go_out(state, seat, kc)
             if feasible:
                 specs.extend(_going_out_specs(state, seat, MELD, None, specs))
@@ -359,6 +374,18 @@ def _play_specs(state: GameState) -> list[Spec]:
         if feasible:
             specs.append(_ASK)
     return specs
+
+
+def _canastas_reachable(kc: list[int], mnat: list[int], mwild: list[int], canastas: int) -> int:
+    """At most how many canastas the side could hold after this turn's melds."""
+    wilds = kc[TWO] + kc[JOKER_KIND]
+    reachable = canastas
+    for r in range(NUM_NATURAL):
+        w = mwild[r]
+        size = mnat[r] + w
+        if size < 7 and size + kc[r] + (wilds if wilds < 3 - w else 3 - w) >= 7:
+            reachable += 1
+    return reachable
 
 
 def _hand_can_go_out(state: GameState, seat: int, hand: list[int]) -> bool:

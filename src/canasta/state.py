@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from .cards import (
     BLACK_THREE,
+    IS_WILD,
     JOKER_KIND,
     KIND,
     KIND_VALUE,
@@ -698,11 +699,18 @@ class GameState:
     def _apply_groups(self, groups: Sequence[Group], top: int | None) -> None:
         seat = self.turn
         side = seat % self.sides
+        cc = self.cc[seat]
+        kc = self.kc[seat]
+        known = self.known[seat]
         for g in groups:
             rank = g.rank
             cards = list(g.cards)
             for c in cards:
-                self._take(seat, c)
+                cc[c] -= 1
+                kc[KIND[c]] -= 1
+                if known[c]:
+                    known[c] -= 1
+            self.hsize[seat] -= len(cards)
             if rank == top:
                 cards.insert(0, self.pile.pop())
                 top = None
@@ -719,7 +727,7 @@ class GameState:
             self.meld_count[side] += 1
         before = len(meld)
         meld.extend(cards)
-        wilds = sum(1 for c in cards if KIND[c] in (TWO, JOKER_KIND))
+        wilds = sum([IS_WILD[c] for c in cards])
         self.mwild[side][rank] += wilds
         self.mnat[side][rank] += len(cards) - wilds
         if before < 7 <= len(meld) and rank != BLACK_THREE:
