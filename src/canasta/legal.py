@@ -253,6 +253,22 @@ def _red_threes_in(cards: list[int]) -> int:
     return sum(1 for c in cards if KIND[c] == RED_THREE) if len(cards) > 1 else 0
 
 
+_NATURAL_MASK = (1 << NUM_NATURAL) - 1
+_BITS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(r for r in range(NUM_NATURAL) if m >> r & 1) for m in range(1 << NUM_NATURAL)
+)
+"""The natural ranks in each bit mask of ranks."""
+_DISCARDS: dict[int, list[Spec]] = {}
+
+
+def _discards(mask: int) -> list[Spec]:
+    """A discard of each kind in a hand's bit mask of kinds (a fresh list)."""
+    found = _DISCARDS.get(mask)
+    if found is None:
+        found = _DISCARDS[mask] = [_DISCARD[k] for k in range(NUM_KINDS) if mask >> k & 1]
+    return found[:]
+
+
 def _meld_spec(rank: int, n: int, t: int, j: int) -> Spec:
     return (MELD, ((rank, n, t, j),))
 
@@ -283,27 +299,14 @@ def _play_specs(state: GameState) -> list[Spec]:
     jokers = kc[JOKER_KIND]
     wilds = twos + jokers
     cap_rule = rules.wilds_at_most_naturals
-    discards: list[Spec] = []
+    mask = state.kmask[seat]
     melds: list[Spec] = []
-    # One pass over the ranks: discards, one-group melds, and two quick tests of whether
-    # the hand could go out (cards that fit no meld; melds the hand could bring to seven).
+    # One pass over the ranks held: one-group melds, cards that fit no meld (a hand with
+    # two of them cannot go out), and the value of pairs (for a first meld).
     strays = 0
     pair_value = 0
-    for r in range(NUM_NATURAL):
+    for r in _BITS[mask & _NATURAL_MASK]:
         n = kc[r]
-        if not n:
-            if wilds and melded:
-                m = mnat[r]
-                if m:
-                    w = mwild[r]
-                    if w < 3 and (not cap_rule or w < m):
-                        if twos:
-                            melds.append(_ADDT[r])
-                        if jokers:
-                            melds.append(_ADDJ[r])
-            continue
-        if discard_ok:
-            discards.append(_DISCARD[r])
         m = mnat[r]
         if not m:
             if n == 1:
@@ -326,10 +329,15 @@ def _play_specs(state: GameState) -> list[Spec]:
                         melds.append(_ADDT[r])
                     if jokers:
                         melds.append(_ADDJ[r])
-    if discard_ok:
-        for k in (BLACK_THREE, RED_THREE, TWO, JOKER_KIND):
-            if kc[k]:
-                discards.append(_DISCARD[k])
+    if wilds and melded:
+        for r in _BITS[state.mmask[side] & ~mask & _NATURAL_MASK]:  # wild cards onto melds of other ranks
+            w = mwild[r]
+            if w < 3 and (not cap_rule or w < mnat[r]):
+                if twos:
+                    melds.append(_ADDT[r])
+                if jokers:
+                    melds.append(_ADDJ[r])
+    discards = _discards(mask) if discard_ok else []
     blacks = kc[BLACK_THREE]
     if blacks not in (0, 3, 4):
         strays += 1 if blacks in (1, 5) else 2

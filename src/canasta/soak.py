@@ -76,6 +76,14 @@ def refused_moves(state: GameState, rng: random.Random) -> list[Move]:
 
 def check_step(state: GameState, rng: random.Random) -> None:
     """Check the invariants of one state (before a decision)."""
+    for seat in range(state.players):
+        mask = sum(1 << k for k, n in enumerate(state.kc[seat]) if n)
+        if mask != state.kmask[seat]:
+            raise InvariantError(f"seat {seat}'s kind mask is out of step with its hand")
+    for side in range(state.sides):
+        mask = sum(1 << r for r, m in enumerate(state.melds[side]) if m is not None)
+        if mask != state.mmask[side]:
+            raise InvariantError(f"side {side}'s meld mask is out of step with its melds")
     deck = state.rules.deck_size
     if state.card_count() != deck:
         raise InvariantError(f"{state.card_count()} cards instead of {deck}")

@@ -69,10 +69,12 @@ class GameState:
         "history",
         "hsize",
         "kc",
+        "kmask",
         "known",
         "meld_count",
         "melded",
         "melds",
+        "mmask",
         "mnat",
         "mwild",
         "phase",
@@ -99,6 +101,7 @@ class GameState:
     scores: list[int]
     cc: list[list[int]]
     kc: list[list[int]]
+    kmask: list[int]
     hsize: list[int]
     stock: list[int]
     pile: list[int]
@@ -107,6 +110,7 @@ class GameState:
     melds: list[list[list[int] | None]]
     mnat: list[list[int]]
     mwild: list[list[int]]
+    mmask: list[int]
     meld_count: list[int]
     canastas: list[int]
     red3: list[list[int]]
@@ -134,6 +138,7 @@ class GameState:
         self.scores = [0] * self.sides
         self.cc = [[0] * NUM_CODES for _ in range(self.players)]
         self.kc = [[0] * NUM_KINDS for _ in range(self.players)]
+        self.kmask = [0] * self.players  # bit k set: the seat holds a card of kind k
         self.hsize = [0] * self.players
         self.stock = []
         self.pile = []
@@ -142,6 +147,7 @@ class GameState:
         self.melds = [[None] * NUM_MELD_RANKS for _ in range(self.sides)]
         self.mnat = [[0] * NUM_MELD_RANKS for _ in range(self.sides)]
         self.mwild = [[0] * NUM_MELD_RANKS for _ in range(self.sides)]
+        self.mmask = [0] * self.sides  # bit r set: the side has a meld of rank r
         self.meld_count = [0] * self.sides
         self.canastas = [0] * self.sides
         self.red3 = [[] for _ in range(self.sides)]
@@ -226,6 +232,7 @@ class GameState:
         new.scores = self.scores[:]
         new.cc = [h[:] for h in self.cc]
         new.kc = [h[:] for h in self.kc]
+        new.kmask = self.kmask[:]
         new.hsize = self.hsize[:]
         new.stock = self.stock[:]
         new.pile = self.pile[:]
@@ -234,6 +241,7 @@ class GameState:
         new.melds = [[None if m is None else m[:] for m in side] for side in self.melds]
         new.mnat = [m[:] for m in self.mnat]
         new.mwild = [m[:] for m in self.mwild]
+        new.mmask = self.mmask[:]
         new.meld_count = self.meld_count[:]
         new.canastas = self.canastas[:]
         new.red3 = [r[:] for r in self.red3]
@@ -629,12 +637,20 @@ class GameState:
 
     def _give(self, seat: int, code: int) -> None:
         self.cc[seat][code] += 1
-        self.kc[seat][KIND[code]] += 1
+        kc = self.kc[seat]
+        kind = KIND[code]
+        kc[kind] += 1
+        if kc[kind] == 1:
+            self.kmask[seat] |= 1 << kind
         self.hsize[seat] += 1
 
     def _take(self, seat: int, code: int) -> None:
         self.cc[seat][code] -= 1
-        self.kc[seat][KIND[code]] -= 1
+        kc = self.kc[seat]
+        kind = KIND[code]
+        kc[kind] -= 1
+        if not kc[kind]:
+            self.kmask[seat] ^= 1 << kind
         self.hsize[seat] -= 1
         known = self.known[seat]
         if known[code]:
@@ -692,6 +708,8 @@ class GameState:
                 kind = KIND[code]
             cc[code] += 1
             kc[kind] += 1
+            if kc[kind] == 1:
+                self.kmask[seat] |= 1 << kind
             self.hsize[seat] += 1
         self.drew = "stock"
         self.phase = PLAY_PHASE
@@ -707,7 +725,10 @@ class GameState:
             cards = list(g.cards)
             for c in cards:
                 cc[c] -= 1
-                kc[KIND[c]] -= 1
+                kind = KIND[c]
+                kc[kind] -= 1
+                if not kc[kind]:
+                    self.kmask[seat] ^= 1 << kind
                 if known[c]:
                     known[c] -= 1
             self.hsize[seat] -= len(cards)
@@ -725,6 +746,7 @@ class GameState:
         if meld is None:
             meld = self.melds[side][rank] = []
             self.meld_count[side] += 1
+            self.mmask[side] |= 1 << rank
         before = len(meld)
         meld.extend(cards)
         wilds = sum([IS_WILD[c] for c in cards])
@@ -759,7 +781,10 @@ class GameState:
         seat = self.turn
         k = KIND[code]
         self.cc[seat][code] -= 1
-        self.kc[seat][k] -= 1
+        kc = self.kc[seat]
+        kc[k] -= 1
+        if not kc[k]:
+            self.kmask[seat] ^= 1 << k
         self.hsize[seat] -= 1
         known = self.known[seat]
         if known[code]:
