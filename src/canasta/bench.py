@@ -9,7 +9,7 @@ import random
 import time
 from typing import Any
 
-from .legal import materialize
+from .legal import generate, materialize
 from .rules import Rules
 from .state import GameState
 
@@ -38,9 +38,10 @@ def play_out(state: GameState, rng: random.Random) -> int:
     """Play uniform-random legal moves to the end of the hand; returns the decisions made."""
     decisions = 0
     uniform = rng.random
+    push = state.push
     while state.phase != "over":
-        specs = state.legal_moves().specs
-        state.push(materialize(state, specs[int(uniform() * len(specs))]))
+        specs = generate(state)  # the list behind state.legal_moves()
+        push(materialize(state, specs[int(uniform() * len(specs))]))
         decisions += 1
     return decisions
 

@@ -376,7 +376,7 @@ def _play_specs(state: GameState) -> list[Spec]:
         else:
             feasible = False
     if (answer is None and not state.asked and state.drew == "stock" and not state.turn_melded
-            and rules.ask_partner and rules.partner_of(seat) is not None):
+            and rules.ask_partner and state.partners[seat] is not None):
         if feasible is None:
             feasible = strays <= 1 and _hand_can_go_out(state, seat, kc)
         if feasible:

@@ -65,8 +65,12 @@ class Match:
             cards.sort()
             self._rng.shuffle(cards)
             deck = cards
-        self.state = GameState.deal(self.rules, self.dealer, self.scores, deck)
-        self.hands.append({"dealer": self.dealer, "deck": [card_text(c) for c in deck], "moves": []})
+        sitting_out = (2 * (len(self.hands) % 3)) if self.rules.sit_out else None  # side 0 in turn
+        self.state = GameState.deal(self.rules, self.dealer, self.scores, deck, sitting_out=sitting_out)
+        entry: dict[str, Any] = {"dealer": self.dealer, "deck": [card_text(c) for c in deck], "moves": []}
+        if sitting_out is not None:
+            entry["sitting_out"] = sitting_out
+        self.hands.append(entry)
         self._after_move()
         return self.state
 
@@ -106,6 +110,8 @@ class Match:
                 "deck": None if hide else list(hand["deck"]),
                 "moves": list(hand["moves"]),
             }
+            if "sitting_out" in hand:
+                entry["sitting_out"] = hand["sitting_out"]
             if result is not None:
                 entry["result"] = result.to_json()
             hands.append(entry)

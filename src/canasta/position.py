@@ -31,7 +31,7 @@ from .rules import Rules
 from .state import GameState
 
 POSITION_KEYS = ("rules", "dealer", "turn", "scores", "hands", "stock", "pile", "melds",
-                 "red_threes", "melded", "frozen")
+                 "red_threes", "melded", "frozen", "sitting_out")
 
 
 def _seat(value: object, name: str, players: int) -> int:
@@ -88,6 +88,10 @@ def from_position(obj: object) -> GameState:
             raise PositionError(f"the position has no {key!r}")
     state.dealer = _seat(obj["dealer"], "dealer", p)
     state.turn = _seat(obj["turn"], "turn", p)
+    if rules.sit_out or obj.get("sitting_out") is not None:
+        state.set_sitting_out(obj.get("sitting_out"))
+        if state.turn == state.sitting_out:
+            raise PositionError(f"seat {state.turn} sits out this hand and cannot have the turn")
     state.scores = _scores(obj.get("scores", [0] * sides), sides)
     everything: list[int] = []
     for seat, hand in enumerate(_per(obj["hands"], p, f"hands (one per seat, {p} seats)")):
@@ -139,6 +143,8 @@ def from_position(obj: object) -> GameState:
         check_multiplicity(everything, rules.decks)
     except CanastaError as exc:
         raise PositionError(str(exc)) from None
+    if state.sitting_out is not None and state.hsize[state.sitting_out]:
+        raise PositionError(f"seat {state.sitting_out} sits out this hand and holds no cards")
     state._begin_turn()
     return state
 
@@ -184,6 +190,7 @@ def to_position(state: GameState) -> dict[str, Any]:
         "red_threes": [[card_text(c) for c in reds] for reds in state.red3],
         "melded": state.melded[:],
         "frozen": state.frozen_extra,
+        **({"sitting_out": state.sitting_out} if state.sitting_out is not None else {}),
     }
 
 
@@ -193,7 +200,7 @@ def deal_from(obj: object) -> GameState:
         raise PositionError("a deal must be a JSON object")
     rules = parse_rules(obj.get("rules", "classic"))
     for key in obj:
-        if key not in ("rules", "dealer", "scores", "deck"):
+        if key not in ("rules", "dealer", "scores", "deck", "sitting_out"):
             raise PositionError(f"unknown deal field {key!r}")
     dealer = _seat(obj.get("dealer", 0), "dealer", rules.players)
     scores = _scores(obj.get("scores", [0] * rules.sides), rules.sides)
@@ -206,7 +213,10 @@ def deal_from(obj: object) -> GameState:
         check_multiplicity(deck, rules.decks, "the deck")
     except CanastaError as exc:
         raise PositionError(str(exc)) from None
-    return GameState.deal(rules, dealer, scores, deck)
+    sitting_out = obj.get("sitting_out")
+    if sitting_out is not None and (not isinstance(sitting_out, int) or isinstance(sitting_out, bool)):
+        raise PositionError(f"sitting_out must be a seat, not {sitting_out!r}")
+    return GameState.deal(rules, dealer, scores, deck, sitting_out=sitting_out)
 
 
 def deck_from_text(cards: Sequence[str]) -> list[int]:

@@ -63,6 +63,7 @@ class Rules:
     concealed_bonus: bool = True
     ask_partner: bool = True
     minimums: tuple[tuple[int, int], ...] = CLASSIC_MINIMUMS
+    sit_out: int = 0  # players of the larger side who sit out each hand (five-player: 1)
 
     # -- construction -------------------------------------------------------------------
 
@@ -125,9 +126,9 @@ class Rules:
         if not 1 <= self.canastas_to_go_out <= 5:
             raise RulesError(f"option canastas_to_go_out must be from 1 to 5, not {self.canastas_to_go_out}")
         cards = 54 * self.decks
-        if not 1 <= self.hand_size or self.players * self.hand_size + 8 > cards:
+        if not 1 <= self.hand_size or self.seated * self.hand_size + 8 > cards:
             raise RulesError(
-                f"option hand_size {self.hand_size} does not fit: {self.players} hands of it "
+                f"option hand_size {self.hand_size} does not fit: {self.seated} hands of it "
                 f"leave too few of the {cards} cards for the pile and the stock"
             )
         if self.black_three_upcard not in ("stays", "cover"):
@@ -151,6 +152,11 @@ class Rules:
             if score >= start:
                 result = minimum
         return result
+
+    @property
+    def seated(self) -> int:
+        """Players dealt in each hand."""
+        return self.players - self.sit_out
 
     def side_of(self, seat: int) -> int:
         """The side a seat plays for (NOTATION.md: ``seat % sides``)."""
@@ -190,6 +196,7 @@ PRESETS: dict[str, Rules] = {
                                  hand_size=15, draw=1, canastas_to_go_out=2),
     "three-player": Rules(preset="three-player", players=3, sides=3, hand_size=13,
                           canastas_to_go_out=2, target=7500),
+    "five-player": Rules(preset="five-player", players=5, sides=2, sit_out=1),
     "six-player": Rules(preset="six-player", players=6, sides=3, hand_size=13, decks=3,
                         canastas_to_go_out=2, target=7500),
     "six-player-two-teams": Rules(preset="six-player-two-teams", players=6, sides=2,

@@ -77,6 +77,8 @@ class GameState:
         "mmask",
         "mnat",
         "mwild",
+        "nxt",
+        "partners",
         "phase",
         "pile",
         "players",
@@ -85,6 +87,7 @@ class GameState:
         "rules",
         "scores",
         "sides",
+        "sitting_out",
         "stock",
         "turn",
         "turn_cards",
@@ -124,6 +127,9 @@ class GameState:
     turn_cards: list[int]
     was_melded: bool
     result: HandResult | None
+    sitting_out: int | None
+    nxt: tuple[int, ...]
+    partners: tuple[int | None, ...]
 
     # -- construction -------------------------------------------------------------------
 
@@ -161,6 +167,25 @@ class GameState:
         self.turn_cards = [0] * NUM_MELD_RANKS
         self.was_melded = False
         self.result = None
+        self._seat(0 if self.rules.sit_out else None)
+
+    def set_sitting_out(self, seat: int | None) -> None:
+        """Name the seat that sits out this hand (five-player), or None; sets the seating order."""
+        if seat is None and self.rules.sit_out:
+            raise PositionError(f"{self.rules.preset}: name the seat that sits out this hand")
+        if seat is not None:
+            if not self.rules.sit_out:
+                raise PositionError(f"nobody sits out in {self.rules.preset}")
+            if not isinstance(seat, int) or not 0 <= seat < self.players or seat % self.sides != 0:
+                raise PositionError(f"the seat sitting out must be a seat of side 0, not {seat!r}")
+        self._seat(seat)
+
+    def _seat(self, seat: int | None) -> None:
+        p = self.players
+        self.sitting_out = seat
+        active = [s for s in range(p) if s != seat]
+        self.nxt = tuple(_next_active(s, active, p) for s in range(p))
+        self.partners = tuple(_partner(s, active, p, self.sides) for s in range(p))
 
     @classmethod
     def deal(
@@ -170,11 +195,14 @@ class GameState:
         scores: Sequence[int] | None = None,
         deck: Sequence[int] | None = None,
         rng: random.Random | None = None,
+        sitting_out: int | None = None,
     ) -> GameState:
         """Deal a hand from ``deck`` (top card first) or from a shuffle by ``rng``.
 
         Cards go one at a time from the dealer's left; the next card is the upcard, covered
-        while it is a wild card or a red three (RULES.md 1); the rest is the stock.
+        while it is a wild card or a red three (RULES.md 1); the rest is the stock.  In the
+        five-player game ``sitting_out`` names the seat of side 0 that sits out (by default
+        seat ``2 * (dealer % 3)``).
         """
         state = cls(rules)
         r = state.rules
@@ -190,13 +218,17 @@ class GameState:
             except CardError as exc:
                 raise PositionError(str(exc)) from None
         state.dealer = dealer
-        state.turn = (dealer + 1) % r.players
+        if r.sit_out:
+            state.set_sitting_out(2 * (dealer % 3) if sitting_out is None else sitting_out)
+        state.turn = state.nxt[dealer]
         if scores is not None:
             state.scores = list(scores)
         cards = list(deck)
         cards.reverse()  # pop() takes the top
-        for i in range(r.hand_size * r.players):
-            state._give((state.turn + i) % r.players, cards.pop())
+        seat = state.turn
+        for _ in range(r.hand_size * r.seated):
+            state._give(seat, cards.pop())
+            seat = state.nxt[seat]
         up = cards.pop()
         state._discard_to_pile(up)
         while True:
@@ -212,11 +244,12 @@ class GameState:
             state._discard_to_pile(up)
         state.stock = cards
         if r.red_threes_at_deal:
-            for i in range(r.players):
-                seat = (state.turn + i) % r.players
+            seat = state.turn
+            for _ in range(r.seated):
                 if not state._lay_out_red_threes(seat):
                     state._end_hand(None)
                     return state
+                seat = state.nxt[seat]
         state._begin_turn()
         return state
 
@@ -255,6 +288,9 @@ class GameState:
         new.turn_cards = self.turn_cards[:]
         new.was_melded = self.was_melded
         new.result = self.result
+        new.sitting_out = self.sitting_out
+        new.nxt = self.nxt
+        new.partners = self.partners
         return new
 
     # -- facts --------------------------------------------------------------------------
@@ -263,7 +299,7 @@ class GameState:
     def to_act(self) -> int:
         """The seat that makes the next move (the partner while an ``ask`` waits for its answer)."""
         if self.phase == ANSWER_PHASE:
-            partner = self.rules.partner_of(self.turn)
+            partner = self.partners[self.turn]
             assert partner is not None
             return partner
         return self.turn
@@ -474,7 +510,7 @@ class GameState:
         r = self.rules
         if not r.ask_partner:
             return "at this table nobody asks the partner"
-        if r.partner_of(seat) is None:
+        if self.partners[seat] is None:
             return "you have no partner to ask"
         if self.asked:
             return "you have already asked this turn"
@@ -795,7 +831,7 @@ class GameState:
         if self.hsize[seat] == 0:
             self._end_hand(seat)
             return
-        self.turn = (seat + 1) % self.players
+        self.turn = self.nxt[seat]
         self._begin_turn()
 
     def _begin_turn(self) -> None:
@@ -823,6 +859,22 @@ class GameState:
         )
         self.result = score_hand(self, went_out, concealed)
         self.phase = OVER_PHASE
+
+
+def _next_active(seat: int, active: list[int], players: int) -> int:
+    for step in range(1, players + 1):
+        if (seat + step) % players in active:
+            return (seat + step) % players
+    return seat
+
+
+def _partner(seat: int, active: list[int], players: int, sides: int) -> int | None:
+    """The next seat clockwise on the same side that plays this hand (NOTATION.md)."""
+    for step in range(1, players):
+        other = (seat + step) % players
+        if other % sides == seat % sides and other in active:
+            return other
+    return None
 
 
 def _kind_groups(groups: Sequence[Group]) -> dict[int, list[int]]:

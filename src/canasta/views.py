@@ -45,6 +45,7 @@ class View:
     asked: bool
     answer: bool | None
     result: HandResult | None
+    sitting_out: int | None = None
 
     @property
     def side(self) -> int:
@@ -84,6 +85,7 @@ class View:
             "asked": self.asked,
             "answer": self.answer,
             "result": None if self.result is None else self.result.to_json(),
+            "sitting_out": self.sitting_out,
         }
 
 
@@ -120,4 +122,5 @@ def make_view(state: GameState, seat: int) -> View:
         asked=state.asked,
         answer=state.answer,
         result=state.result,
+        sitting_out=state.sitting_out,
     )
