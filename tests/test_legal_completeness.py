@@ -22,6 +22,7 @@ from canasta.cards import (
     KIND_CODES,
     NUM_NATURAL,
     TWO,
+    WILD_MELD,
     card_text,
 )
 from canasta.moves import ASK, DISCARD, Group, Move
@@ -57,6 +58,9 @@ def all_group_moves(state: GameState, action: str) -> Iterator[Move]:
         options = [(n, t, j) for n in range(kc[r] + 1) for t in range(min(kc[TWO], 3) + 1)
                    for j in range(min(kc[JOKER_KIND], 3) + 1)]
         per_rank.append(options)
+    if state.rules.wild_card_melds:
+        ranks.append(WILD_MELD)
+        per_rank.append([(0, t, j) for t in range(kc[TWO] + 1) for j in range(kc[JOKER_KIND] + 1)])
     blacks = range(kc[BLACK_THREE] + 1)
     for combo in itertools.product(*per_rank):
         if sum(c[1] for c in combo) > kc[TWO] or sum(c[2] for c in combo) > kc[JOKER_KIND]:
@@ -131,9 +135,9 @@ def random_position(rng: random.Random) -> dict[str, object]:
             cards = [naturals[rank].pop() for _ in range(size - wild_count)] + [wilds.pop() for _ in range(wild_count)]
             melds[rank] = cards
     blacks = ["3S", "3C", "3S"][: rng.choice([0, 0, 3])]
-    pool = [c for r in ranks for c in naturals[r]] + wilds[: rng.randint(0, 3)] + blacks
+    pool = [c for r in ranks for c in naturals[r]] + blacks
     rng.shuffle(pool)
-    hand = [pool.pop() for _ in range(rng.randint(2, 6))]
+    hand = [pool.pop() for _ in range(rng.randint(2, 6))] + wilds[: rng.choice([0, 0, 1, 2, 3, 4])]
     tops = [c for c in pool if c[0] in ranks]
     top = rng.choice(tops) if tops else "4S"
     if top in pool:
@@ -151,21 +155,33 @@ def random_position(rng: random.Random) -> dict[str, object]:
     }
 
 
-def positions(count: int, seed: int) -> Iterator[GameState]:
+def positions(count: int, seed: int, rules: object = "classic") -> Iterator[GameState]:
     rng = random.Random(seed)
     made = 0
     while made < count:
         try:
-            state = from_position(random_position(rng))
+            position = random_position(rng)
+            position["rules"] = rules
+            state = from_position(position)
         except ValueError:
             continue
         made += 1
         yield state
 
 
-@pytest.mark.parametrize("seed", range(6))
-def test_canonical_moves_reach_every_reachable_position(seed: int) -> None:
-    for state in positions(25, seed):
+RULES_VARIANTS = {
+    "classic": "classic",
+    "wild-card-melds": {"preset": "classic", "wild_card_melds": True},
+    "wilds-at-most-naturals": {"preset": "classic", "wilds_at_most_naturals": True},
+    "two-canastas": {"preset": "classic", "canastas_to_go_out": 2},
+    "two-naturals-to-take": {"preset": "classic", "two_naturals_to_take": True},
+}
+
+
+@pytest.mark.parametrize("variant", sorted(RULES_VARIANTS))
+@pytest.mark.parametrize("seed", range(2))
+def test_canonical_moves_reach_every_reachable_position(variant: str, seed: int) -> None:
+    for state in positions(20, seed, RULES_VARIANTS[variant]):
         full: set[Fingerprint] = set()
         reach(state, canonical=False, seen=full)
         canon: set[Fingerprint] = set()

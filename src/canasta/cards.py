@@ -37,8 +37,11 @@ JOKER_KIND = 14
 NUM_KINDS = 15
 NUM_NATURAL = 11
 WILD_KINDS = (TWO, JOKER_KIND)
-# A meld's rank is a natural kind 0..10, or BLACK_THREE for a going-out meld of black threes.
-MELD_RANK_CHARS = NATURAL_RANKS + "3"
+# A meld's rank is a natural kind 0..10, BLACK_THREE for a going-out meld of black threes,
+# or WILD_MELD for a meld of wild cards only (under the wild_card_melds option).
+WILD_MELD = 12
+NUM_MELD_RANKS = 13
+MELD_RANK_CHARS = NATURAL_RANKS + "3W"
 
 KIND_CHARS = ("A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3b", "3r", "2", "JK")
 

@@ -117,6 +117,13 @@ def cmd_play(args: argparse.Namespace) -> int:
     return play_in_terminal(rules, seats, seed)
 
 
+def cmd_rules(args: argparse.Namespace) -> int:
+    from .rulebook import rules_text
+
+    print(rules_text(rules_from_args(args.preset, args.set)), end="")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="canasta", description="Canasta: play, check rules, measure.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -156,6 +163,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--quiet", action="store_true")
     p.set_defaults(func=cmd_soak)
+
+    p = sub.add_parser("rules", help="print the complete rules of a game in plain English")
+    p.add_argument("preset", nargs="?", default="classic", help="the preset (default classic)")
+    p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
+                   help="change one rules option (repeatable)")
+    p.set_defaults(func=cmd_rules)
     return parser
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from .cards import BLACK_THREE, JOKER_KIND, NUM_NATURAL, RED_THREE, TWO
+from .cards import BLACK_THREE, JOKER_KIND, NUM_NATURAL, RED_THREE, TWO, WILD_MELD
 
 Groups = tuple[tuple[int, int, int, int], ...]
 """Kind-level groups: (rank, naturals, twos, jokers)."""
@@ -30,8 +30,13 @@ def can_go_out(
     canastas: int,
     need: int,
     at_most_naturals: bool = False,
+    wild_melds: bool = False,
 ) -> bool:
-    """True when the hand can be laid out this turn (all of it, or all but one card)."""
+    """True when the hand can be laid out this turn (all of it, or all but one card).
+
+    With ``wild_melds`` (the wild_card_melds option) the hand's wild cards may instead go
+    to a meld of wild cards, and then to no other meld.
+    """
     if hand[RED_THREE]:
         return False
     # A card that fits no meld must be the discard: more than one and the hand is stuck.
@@ -55,20 +60,22 @@ def can_go_out(
             size = mnat[r] + w
             if size < 7 and size + hand[r] + (wilds if wilds < 3 - w else 3 - w) >= 7:
                 reachable += 1
+        if wild_melds and mwild[WILD_MELD] < 7 <= mwild[WILD_MELD] + wilds:
+            reachable += 1
         if reachable < need:
             return False
     h = list(hand)
     if stray >= 0:
         h[stray] -= 1
-        return _all_meldable(h, mnat, mwild, canastas, need, at_most_naturals)
-    if _all_meldable(h, mnat, mwild, canastas, need, at_most_naturals):
+        return _all_meldable(h, mnat, mwild, canastas, need, at_most_naturals, wild_melds)
+    if _all_meldable(h, mnat, mwild, canastas, need, at_most_naturals, wild_melds):
         return True
     # With every natural placed, only leaving out a wild card can help (too many wild
     # cards for the melds); leaving out a natural only makes its meld smaller.
     for d in (TWO, JOKER_KIND):
         if h[d]:
             h[d] -= 1
-            ok = _all_meldable(h, mnat, mwild, canastas, need, at_most_naturals)
+            ok = _all_meldable(h, mnat, mwild, canastas, need, at_most_naturals, wild_melds)
             h[d] += 1
             if ok:
                 return True
@@ -82,9 +89,49 @@ def _all_meldable(
     canastas: int,
     need: int,
     at_most_naturals: bool,
+    wild_melds: bool = False,
 ) -> bool:
     if h[BLACK_THREE] not in (0, 3, 4) or h[RED_THREE]:
         return False
+    if wild_melds and _all_meldable_with_wild_meld(h, mnat, mwild, canastas, need):
+        return True
+    if mwild[WILD_MELD]:
+        return False  # the side's wild cards all go to its meld of wild cards
+    return _all_meldable_spreading_wilds(h, mnat, mwild, canastas, need, at_most_naturals)
+
+
+def _all_meldable_with_wild_meld(
+    h: Sequence[int], mnat: Sequence[int], mwild: Sequence[int], canastas: int, need: int
+) -> bool:
+    """Every wild card to the side's meld of wild cards (new: three or more), naturals alone."""
+    wilds = h[TWO] + h[JOKER_KIND]
+    size = mwild[WILD_MELD]
+    if not size and wilds < 3:
+        return False
+    made = canastas
+    for r in range(NUM_NATURAL):
+        n = h[r]
+        if mnat[r]:
+            if mnat[r] + mwild[r] < 7 <= mnat[r] + mwild[r] + n:
+                made += 1
+        elif n:
+            if n < 3:
+                return False
+            if n >= 7:
+                made += 1
+    if size < 7 <= size + wilds:
+        made += 1
+    return made >= need
+
+
+def _all_meldable_spreading_wilds(
+    h: Sequence[int],
+    mnat: Sequence[int],
+    mwild: Sequence[int],
+    canastas: int,
+    need: int,
+    at_most_naturals: bool,
+) -> bool:
     wilds = h[TWO] + h[JOKER_KIND]
     min_total = 0
     cap_total = 0
@@ -137,6 +184,7 @@ def going_out_groups(
     mwild: Sequence[int],
     at_most_naturals: bool = False,
     top_rank: int | None = None,
+    wild_melds: bool = False,
 ) -> Iterator[Groups]:
     """Every way to meld all of ``hand`` but at most one card (candidates; the rules judge them).
 
@@ -149,7 +197,7 @@ def going_out_groups(
     for d in options:
         if d is not None:
             h[d] -= 1
-        for groups in _partitions(h, mnat, mwild, at_most_naturals, top_rank):
+        for groups in _partitions(h, mnat, mwild, at_most_naturals, top_rank, wild_melds):
             if groups not in seen:
                 seen.add(groups)
                 yield groups
@@ -163,8 +211,27 @@ def _partitions(
     mwild: Sequence[int],
     at_most_naturals: bool,
     top_rank: int | None,
+    wild_melds: bool = False,
 ) -> Iterator[Groups]:
     if h[RED_THREE] or h[BLACK_THREE] not in (0, 3, 4):
+        return
+    black = ((BLACK_THREE, h[BLACK_THREE], 0, 0),) if h[BLACK_THREE] else ()
+    twos, jokers = h[TWO], h[JOKER_KIND]
+    if wild_melds and (mwild[WILD_MELD] or twos + jokers >= 3):
+        # Every wild card to the meld of wild cards; natural melds take naturals only.
+        plain: list[tuple[int, int, int, int]] = []
+        for r in range(NUM_NATURAL):
+            n = h[r] + (1 if r == top_rank else 0)
+            if not n:
+                continue
+            if not mnat[r] and n < 3:
+                plain = []
+                break
+            plain.append((r, h[r], 0, 0))
+        else:
+            wild = ((WILD_MELD, 0, twos, jokers),) if twos + jokers else ()
+            yield tuple(g for g in plain if g[1]) + wild + black
+    if mwild[WILD_MELD]:
         return
     targets: list[tuple[int, int, int, int]] = []  # rank, hand naturals, min wilds, cap
     for r in range(NUM_NATURAL):
@@ -177,8 +244,6 @@ def _partitions(
                 return
             minimum = 1 if n + top == 2 else 0
             targets.append((r, n, minimum, _wild_cap(n + top, 0, at_most_naturals)))
-    black = ((BLACK_THREE, h[BLACK_THREE], 0, 0),) if h[BLACK_THREE] else ()
-    twos, jokers = h[TWO], h[JOKER_KIND]
     for split in _split_wilds(targets, 0, twos, jokers):
         groups = tuple(
             (r, n, t, j) for (r, n, _, _), (t, j) in zip(targets, split) if n or t or j

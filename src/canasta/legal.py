@@ -36,6 +36,7 @@ from .cards import (
     NUM_NATURAL,
     RED_THREE,
     TWO,
+    WILD_MELD,
 )
 from .goingout import Groups, can_go_out, going_out_groups
 from .moves import ASK, DISCARD, DRAW, MELD, NO, PILE, YES, Group, Move
@@ -280,6 +281,8 @@ _NEW2J = tuple(_meld_spec(r, 2, 0, 1) for r in range(NUM_NATURAL))
 _ADDN = tuple(_meld_spec(r, 1, 0, 0) for r in range(NUM_NATURAL))
 _ADDT = tuple(_meld_spec(r, 0, 1, 0) for r in range(NUM_NATURAL))
 _ADDJ = tuple(_meld_spec(r, 0, 0, 1) for r in range(NUM_NATURAL))
+_ADD_WILD_MELD = (_meld_spec(WILD_MELD, 0, 1, 0), _meld_spec(WILD_MELD, 0, 0, 1))
+_NEW_WILD_MELD = {(t, 3 - t): _meld_spec(WILD_MELD, 0, t, 3 - t) for t in range(4)}
 
 
 def _play_specs(state: GameState) -> list[Spec]:
@@ -295,8 +298,12 @@ def _play_specs(state: GameState) -> list[Spec]:
     melded = state.meld_count[side] > 0
     mnat = state.mnat[side]
     mwild = state.mwild[side]
-    twos = kc[TWO]
-    jokers = kc[JOKER_KIND]
+    all_twos = kc[TWO]
+    all_jokers = kc[JOKER_KIND]
+    wild_meld = state.melds[side][WILD_MELD] is not None
+    # A side with a meld of wild cards puts its wild cards there and nowhere else.
+    twos = 0 if wild_meld else all_twos
+    jokers = 0 if wild_meld else all_jokers
     wilds = twos + jokers
     cap_rule = rules.wilds_at_most_naturals
     mask = state.kmask[seat]
@@ -337,6 +344,14 @@ def _play_specs(state: GameState) -> list[Spec]:
                     melds.append(_ADDT[r])
                 if jokers:
                     melds.append(_ADDJ[r])
+    if rules.wild_card_melds and melded and all_twos + all_jokers:
+        if wild_meld:
+            if all_twos:
+                melds.append(_ADD_WILD_MELD[0])
+            if all_jokers:
+                melds.append(_ADD_WILD_MELD[1])
+        else:
+            melds.extend(_NEW_WILD_MELD[(t, 3 - t)] for t in range(4) if t <= all_twos and 3 - t <= all_jokers)
     discards = _discards(mask) if discard_ok else []
     blacks = kc[BLACK_THREE]
     if blacks not in (0, 3, 4):
@@ -356,7 +371,7 @@ def _play_specs(state: GameState) -> list[Spec]:
                 if h - cards >= 2 or state.may_go_out(side, canastas + finished):
                     kept.append(spec)
             melds = kept
-    elif pair_value + 20 * twos + 50 * jokers >= state.minimum(side):
+    elif pair_value + 20 * all_twos + 50 * all_jokers >= state.minimum(side):
         # Valid groups reaching the minimum by construction: only the rule on keeping two
         # cards (or a partner's answer) is left to judge.
         for groups in _first_melds(state, kc, state.minimum(side), None):
@@ -387,7 +402,7 @@ def _play_specs(state: GameState) -> list[Spec]:
 def _canastas_reachable(kc: list[int], mnat: list[int], mwild: list[int], canastas: int) -> int:
     """At most how many canastas the side could hold after this turn's melds."""
     wilds = kc[TWO] + kc[JOKER_KIND]
-    reachable = canastas
+    reachable = canastas + (1 if mwild[WILD_MELD] < 7 <= mwild[WILD_MELD] + wilds else 0)
     for r in range(NUM_NATURAL):
         w = mwild[r]
         size = mnat[r] + w
@@ -398,8 +413,9 @@ def _canastas_reachable(kc: list[int], mnat: list[int], mwild: list[int], canast
 
 def _hand_can_go_out(state: GameState, seat: int, hand: list[int]) -> bool:
     side = seat % state.sides
+    rules = state.rules
     return can_go_out(hand, state.mnat[side], state.mwild[side], state.canastas[side],
-                      state.rules.canastas_to_go_out, state.rules.wilds_at_most_naturals)
+                      rules.canastas_to_go_out, rules.wilds_at_most_naturals, rules.wild_card_melds)
 
 
 def _going_out_specs(
@@ -419,7 +435,7 @@ def _going_out_specs(
     mnat, mwild = state.mnat[side], state.mwild[side]
     out: list[Spec] = []
     wam = state.rules.wilds_at_most_naturals
-    for groups in going_out_groups(kc, mnat, mwild, wam, top):
+    for groups in going_out_groups(kc, mnat, mwild, wam, top, state.rules.wild_card_melds):
         if top is not None:
             groups = tuple(g for g in groups if g[0] != top or g[1] or g[2] or g[3])
         if groups in seen:
@@ -530,16 +546,29 @@ def _first_melds(state: GameState, kc: list[int], minimum: int, top: int | None)
                             t_left - t, j_left - j)
 
     big = 10 ** 9
-    if top is None:
-        dfs(0, (), 0, big, twos, jokers)
-    else:
-        v = KIND_VALUE[top]
-        for n in range(2, kc[top] + 1):
-            removable = v if n >= 3 else big
-            value = (n + 1) * v
-            if value - removable >= minimum:
-                continue
-            dfs(0, ((top, n, 0, 0),), value, removable, twos, jokers)
+    starts: list[tuple[Groups, int, int, int, int]] = [((), 0, big, twos, jokers)]
+    if state.rules.wild_card_melds:
+        # A meld of wild cards among the first melds: then no wild card goes elsewhere.
+        for t in range(twos + 1):
+            for j in range(jokers + 1):
+                if t + j >= 3:
+                    value = 20 * t + 50 * j
+                    removable = min(20 if t else 50, 50 if j else 20) if t + j >= 4 else value
+                    starts.append((((WILD_MELD, 0, t, j),), value, removable, 0, 0))
+    for groups, value, removable, t_left, j_left in starts:
+        if top is not None:
+            v = KIND_VALUE[top]
+            for n in range(2, kc[top] + 1):
+                top_removable = min(removable, v if n >= 3 else big)
+                top_value = value + (n + 1) * v
+                if top_value - top_removable >= minimum:
+                    continue
+                dfs(0, ((top, n, 0, 0), *groups), top_value, top_removable, t_left, j_left)
+        elif value >= minimum:
+            if value - removable < minimum:
+                out.append(groups)
+        else:
+            dfs(0, groups, value, removable, t_left, j_left)
     return out
 
 

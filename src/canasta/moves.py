@@ -23,10 +23,11 @@ from .cards import (
     BLACK_THREE,
     JOKER_KIND,
     KIND,
-    NATURAL_RANKS,
+    MELD_RANK_CHARS,
     NUM_NATURAL,
     RED_THREE,
     TWO,
+    WILD_MELD,
     card_text,
     kind_name,
     parse_card,
@@ -42,7 +43,7 @@ YES = "yes"
 NO = "no"
 ACTIONS = (DRAW, PILE, MELD, DISCARD, ASK, YES, NO)
 
-RANK_NAMES = NATURAL_RANKS + "3"  # index = meld rank (BLACK_THREE == 11 -> "3")
+RANK_NAMES = MELD_RANK_CHARS  # index = meld rank: A .. 4, then 3 (black threes), W (wild cards)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,10 +75,7 @@ class Group:
                 )
             rank = found
         elif rank is None:
-            raise MoveSyntaxError(
-                "a group of wild cards only must name its meld, like K: "
-                + " ".join(card_text(c) for c in sorted(cards))
-            )
+            rank = WILD_MELD  # a meld of wild cards; the rules say whether the table plays them
         return cls(rank, tuple(sorted(cards)))
 
     @property
@@ -100,7 +98,7 @@ class Group:
 
     def __str__(self) -> str:
         text = " ".join(card_text(c) for c in self.cards)
-        if self.naturals == 0:
+        if self.naturals == 0 and self.rank != WILD_MELD:
             return f"{RANK_NAMES[self.rank]}: {text}"
         return text
 
@@ -176,7 +174,7 @@ def _group(text: str, line: str) -> Group:
         if head == "10":
             head = "T"
         if len(head) != 1 or head not in RANK_NAMES:
-            raise MoveSyntaxError(f"{head!r} is not a rank to meld (A K Q J T 9 8 7 6 5 4): {line!r}")
+            raise MoveSyntaxError(f"{head!r} is not a rank to meld (A K Q J T 9 8 7 6 5 4, or W): {line!r}")
         rank = RANK_NAMES.index(head)
     parts = text.split()
     if not parts:

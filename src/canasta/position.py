@@ -22,6 +22,7 @@ from .cards import (
     NUM_NATURAL,
     RED_THREE,
     TWO,
+    WILD_MELD,
     card_text,
     check_multiplicity,
     parse_card,
@@ -164,6 +165,10 @@ def _check_meld(rank: int, cards: list[int], key: str, side: int) -> None:
     wilds = len(cards) - len(naturals)
     if any(KIND[c] != rank for c in naturals):
         raise PositionError(f"{where} holds a card of another rank")
+    if rank == WILD_MELD:
+        if naturals or len(cards) < 3:
+            raise PositionError(f"{where}: a meld of wild cards holds three or more wild cards only")
+        return
     if rank == BLACK_THREE:
         if wilds or not 3 <= len(cards) <= 4:
             raise PositionError(f"{where}: black threes meld 3 or 4 of them, without wild cards")

@@ -34,8 +34,6 @@ OPTION_NAMES = (
     "unfinished_wild_meld_penalty", "wilds_at_most_naturals", "concealed_bonus", "ask_partner",
 )
 
-# Options that RULES.md lists but this engine does not play yet: refused with a reason.
-NOT_YET_PLAYED = {"wild_card_melds": True}
 
 
 @dataclass(frozen=True)
@@ -137,9 +135,10 @@ class Rules:
             )
         if self.wild_canasta_bonus < 0 or self.unfinished_wild_meld_penalty < 0:
             raise RulesError("wild card meld bonus and penalty are amounts of points, 0 or more")
-        for name, value in NOT_YET_PLAYED.items():
-            if getattr(self, name) == value:
-                raise RulesError(f"option {name}={str(value).lower()} is not played by this engine yet")
+        if not self.wild_card_melds and (self.wild_canasta_bonus != 2000 or self.unfinished_wild_meld_penalty):
+            raise RulesError(
+                "wild_canasta_bonus and unfinished_wild_meld_penalty apply only with wild_card_melds=true"
+            )
 
     # -- derived facts ------------------------------------------------------------------
 

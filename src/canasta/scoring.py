@@ -18,7 +18,8 @@ class SideScore:
 
     natural_canastas: int = 0
     mixed_canastas: int = 0
-    canasta_bonus: int = 0
+    wild_canastas: int = 0  # canastas of wild cards only (wild_card_melds)
+    canasta_bonus: int = 0  # less any penalty for an unfinished meld of wild cards
     red_threes: int = 0
     red_three_points: int = 0  # negative when they count against a side with no meld
     going_out: int = 0
@@ -49,6 +50,7 @@ class SideScore:
             "items": {
                 "natural_canastas": self.natural_canastas,
                 "mixed_canastas": self.mixed_canastas,
+                "wild_canastas": self.wild_canastas,
                 "canasta_bonus": self.canasta_bonus,
                 "red_threes": self.red_threes,
                 "red_three_points": self.red_three_points,

@@ -24,10 +24,12 @@ from .cards import (
     KIND_VALUE,
     NUM_CODES,
     NUM_KINDS,
+    NUM_MELD_RANKS,
     NUM_NATURAL,
     RED_THREE,
     TWO,
     VALUE,
+    WILD_MELD,
     card_text,
     check_multiplicity,
     kind_name,
@@ -48,7 +50,6 @@ PLAY_PHASE = "play"
 ANSWER_PHASE = "answer"
 OVER_PHASE = "over"
 
-NUM_MELD_RANKS = 12  # natural ranks 0..10 and black threes (11)
 
 KindGroup = tuple[int, int, int, int]
 """A group by kinds: (rank, naturals from hand, twos, jokers)."""
@@ -526,7 +527,7 @@ class GameState:
         side = seat % self.sides
         return can_go_out(
             hand, self.mnat[side], self.mwild[side], self.canastas[side],
-            self.rules.canastas_to_go_out, self.rules.wilds_at_most_naturals,
+            self.rules.canastas_to_go_out, self.rules.wilds_at_most_naturals, self.rules.wild_card_melds,
         )
 
     def _judge_meld(self, seat: int, groups: dict[int, list[int]]) -> str | None:
@@ -594,9 +595,24 @@ class GameState:
         value = 0
         new_canastas = 0
         black = False
+        wild_meld = exists[WILD_MELD] is not None
+        wilds_elsewhere = False
         for rank, (n, t, j) in groups.items():
             w = t + j
             used += n + w
+            if rank == WILD_MELD:
+                if not r.wild_card_melds:
+                    return "a group of wild cards only must name the meld it joins, like K: 2C JK"
+                size = mwild[WILD_MELD]
+                if size + w < 3:
+                    return "a meld of wild cards needs at least three of them"
+                if size < 7 <= size + w:
+                    new_canastas += 1
+                wild_meld = True
+                value += 20 * t + 50 * j
+                continue
+            if w:
+                wilds_elsewhere = True
             if rank == RED_THREE:
                 return "red threes are never melded; they are laid out"
             if rank == BLACK_THREE:
@@ -631,6 +647,8 @@ class GameState:
             if before < 7 <= nat + wild:
                 new_canastas += 1
             value += (n + extra) * KIND_VALUE[rank] + 20 * t + 50 * j
+        if wild_meld and wilds_elsewhere:
+            return "a side with a meld of wild cards may not use wild cards in its other melds"
         left = self.hsize[seat] - used + gained
         if left < 0:
             return "you do not hold those cards"
@@ -667,7 +685,7 @@ class GameState:
             if before < 7 <= mnat[rank] + mwild[rank]:
                 canastas += 1
         return can_go_out(hand, mnat, mwild, canastas, self.rules.canastas_to_go_out,
-                          self.rules.wilds_at_most_naturals)
+                          self.rules.wilds_at_most_naturals, self.rules.wild_card_melds)
 
     # -- applying -----------------------------------------------------------------------
 
@@ -900,12 +918,17 @@ def score_hand(state: GameState, went_out: int | None, concealed: bool) -> HandR
     rules = state.rules
     sides = []
     for side in range(state.sides):
-        natural = mixed = melded_points = 0
+        natural = mixed = wild = melded_points = penalty = 0
         for rank, meld in enumerate(state.melds[side]):
             if meld is None:
                 continue
             melded_points += sum(VALUE[c] for c in meld)
-            if rank != BLACK_THREE and len(meld) >= 7:
+            if rank == WILD_MELD:
+                if len(meld) >= 7:
+                    wild += 1
+                else:
+                    penalty += rules.unfinished_wild_meld_penalty
+            elif rank != BLACK_THREE and len(meld) >= 7:
                 if state.mwild[side][rank]:
                     mixed += 1
                 else:
@@ -926,7 +949,8 @@ def score_hand(state: GameState, went_out: int | None, concealed: bool) -> HandR
         sides.append(SideScore(
             natural_canastas=natural,
             mixed_canastas=mixed,
-            canasta_bonus=500 * natural + 300 * mixed,
+            wild_canastas=wild,
+            canasta_bonus=500 * natural + 300 * mixed + rules.wild_canasta_bonus * wild - penalty,
             red_threes=reds,
             red_three_points=red_points,
             going_out=going_out,
