@@ -122,7 +122,13 @@ def kind_name(kind: int, plural: bool = True) -> str:
 
 def full_deck(decks: int = 2) -> list[int]:
     """Every card of a game with ``decks`` decks, in canonical order."""
-    return sorted([c for c in range(52) for _ in range(decks)] + [JOKER] * (2 * decks))
+    deck = _FULL_DECKS.get(decks)
+    if deck is None:
+        deck = _FULL_DECKS[decks] = sorted([c for c in range(52) for _ in range(decks)] + [JOKER] * (2 * decks))
+    return deck[:]
+
+
+_FULL_DECKS: dict[int, list[int]] = {}
 
 
 def shuffled_deck(rng: random.Random, decks: int = 2) -> list[int]:

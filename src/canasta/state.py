@@ -224,12 +224,19 @@ class GameState:
         state.turn = state.nxt[dealer]
         if scores is not None:
             state.scores = list(scores)
-        cards = list(deck)
-        cards.reverse()  # pop() takes the top
+        dealt = r.hand_size * r.seated
         seat = state.turn
-        for _ in range(r.hand_size * r.seated):
-            state._give(seat, cards.pop())
+        for first in range(r.seated):  # one card at a time: seat k gets cards k, k + seated, ...
+            cc = state.cc[seat]
+            kc = state.kc[seat]
+            for code in deck[first:dealt:r.seated]:
+                cc[code] += 1
+                kc[KIND[code]] += 1
+            state.kmask[seat] = sum(1 << k for k in range(NUM_KINDS) if kc[k])
+            state.hsize[seat] = r.hand_size
             seat = state.nxt[seat]
+        cards = list(deck[dealt:])
+        cards.reverse()  # pop() takes the top
         up = cards.pop()
         state._discard_to_pile(up)
         while True:
