@@ -17,7 +17,7 @@ from typing import Any
 from .cards import card_text
 from .errors import CanastaError, PositionError
 from .moves import Move
-from .position import deck_from_text, parse_rules
+from .position import deck_from_text, parse_rules, parse_scores, parse_seat
 from .rules import Rules
 from .scoring import HandResult, match_winner
 from .state import GameState
@@ -137,6 +137,8 @@ class Match:
         if players is not None and (not isinstance(players, list) or not all(isinstance(p, str) for p in players)):
             raise PositionError("players must be a list of names")
         scores = record.get("scores")
+        if scores is not None:
+            scores = parse_scores(scores, rules.sides)
         hands = record.get("hands")
         if not isinstance(hands, list) or not hands:
             raise PositionError("a game record needs a list of hands")
@@ -144,8 +146,9 @@ class Match:
         if not isinstance(first, Mapping):
             raise PositionError("each hand of a record is an object")
         seed = record.get("seed")
+        dealer = parse_seat(first.get("dealer", 0), "the first hand's dealer", rules.players)
         match = cls(rules, players, seed=seed if isinstance(seed, int) else None,
-                    dealer=int(first.get("dealer", 0)), scores=scores, deal=False)
+                    dealer=dealer, scores=scores, deal=False)
         for number, hand in enumerate(hands):
             if not isinstance(hand, Mapping):
                 raise PositionError(f"hand {number} of the record is not an object")
@@ -155,8 +158,15 @@ class Match:
             if number and hand.get("dealer") not in (None, (match.dealer + 1) % rules.players):
                 expected = (match.dealer + 1) % rules.players
                 raise PositionError(f"hand {number}: the deal passes left, to seat {expected}")
+            if match.is_over:
+                raise PositionError(f"hand {number}: the match was already won")
             match.new_hand(deck_from_text(deck_text))
-            for index, text in enumerate(hand.get("moves", [])):
+            moves = hand.get("moves", [])
+            if not isinstance(moves, list):
+                raise PositionError(f"hand {number}: moves must be a list of move lines")
+            for index, text in enumerate(moves):
+                if not isinstance(text, str):
+                    raise PositionError(f"hand {number}, move {index}: {text!r} is not a move line")
                 try:
                     match.play(text)
                 except CanastaError as exc:

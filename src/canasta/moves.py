@@ -7,7 +7,7 @@ A move is one line: ``draw``, ``pile GROUPS``, ``meld GROUPS``, ``discard CARD``
 >>> m = Move.parse("meld 2c kd ks, QS QH QC")
 >>> str(m)
 'meld KS KD 2C, QS QH QC'
->>> Move.parse("meld K: jk 2c").groups[0].rank == NATURAL_RANKS.index("K")
+>>> Move.parse("meld K: jk 2c").groups[0].rank == RANK_NAMES.index("K")
 True
 >>> Move.parse("fly")
 Traceback (most recent call last):

@@ -61,6 +61,16 @@ def _per(value: object, count: int, what: str) -> list[Any]:
     return value
 
 
+def parse_scores(value: object, sides: int) -> list[int]:
+    """Match totals, one whole number per side; raises :class:`PositionError`."""
+    return _scores(value, sides)
+
+
+def parse_seat(value: object, name: str, players: int) -> int:
+    """A seat number; raises :class:`PositionError`."""
+    return _seat(value, name, players)
+
+
 def _scores(value: object, sides: int) -> list[int]:
     scores = _per(value, sides, "scores (one per side)")
     for s in scores:
@@ -112,6 +122,9 @@ def from_position(obj: object) -> GameState:
             raise PositionError(f"melds of side {side} must be an object rank -> cards")
         for key, cards_text in side_melds.items():
             rank = _meld_rank(key, side)
+            if rank == WILD_MELD and not rules.wild_card_melds:
+                raise PositionError(f"melds of side {side}: {key!r} is a meld of wild cards, which needs the "
+                                    "rules option wild_card_melds")
             cards = _cards(cards_text, f"meld {key} of side {side}")
             _check_meld(rank, cards, key, side)
             state._add_to_meld(side, rank, cards)
