@@ -11,7 +11,7 @@ import json
 import random
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from .errors import CanastaError
 from .rules import OPTION_NAMES, PRESETS, Rules
@@ -124,6 +124,40 @@ def cmd_rules(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_arena(args: argparse.Namespace) -> int:
+    from .arena import progress_bar, run_arena
+
+    rules = rules_from_args(args.preset, args.set)
+    unit = "matches" if args.matches is not None else "deals"
+    report = run_arena(args.a, args.b, rules, args.seed, deals=args.deals, matches=args.matches,
+                       workers=args.workers, backend=args.backend, address=args.address,
+                       progress=None if args.quiet else lambda done, total: progress_bar(done, total, unit))
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    a, b = report["a"], report["b"]
+    count = f"{report['matches']} duplicate matches" if unit == "matches" else f"{report['deals']} deals"
+    print(f"{a} (A) vs {b} (B), {report['preset']}, seed {report['seed']}: {count}, "
+          f"{report['replays']} replays each, {report['hands']} hands")
+    ci = report["point_diff_ci95"]
+    ci_text = f" (95% CI {ci[0]:+.1f} to {ci[1]:+.1f})" if ci is not None else ""
+    print(f"point difference A-B per hand: {report['point_diff_mean']:+.1f}{ci_text}")
+    print(f"hands won: {a} (A) {report['hands_won_a']}, {b} (B) {report['hands_won_b']}, "
+          f"tied {report['hands_tied']}")
+    if unit == "matches":
+        lo, hi = report["match_win_rate_ci95"]
+        print(f"matches won: {a} (A) {report['matches_won_a']}, {b} (B) {report['matches_won_b']}, "
+              f"undecided {report['matches_undecided']} of {report['matches_played']}; "
+              f"A's win rate {report['match_win_rate_a']:.3f} (95% CI {lo:.3f} to {hi:.3f})")
+    print(f"{report['decisions']:,} decisions in {report['seconds']:.2f} s: {report['decisions_per_s']:,} decisions/s")
+    return 0
+
+
+def _arena_parser_error(message: str) -> NoReturn:
+    print(f"canasta arena: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="canasta", description="Canasta: play, check rules, measure.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -169,6 +203,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
                    help="change one rules option (repeatable)")
     p.set_defaults(func=cmd_rules)
+
+    p = sub.add_parser("arena", help="duplicate games between two bots: points, hands and matches won")
+    p.error = _arena_parser_error  # type: ignore[method-assign]  # one-line errors, exit 2
+    p.add_argument("a", help="bot A")
+    p.add_argument("b", help="bot B")
+    p.add_argument("--preset", default="classic", help="the game to play")
+    p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
+                   help="change one rules option (repeatable)")
+    count = p.add_mutually_exclusive_group()
+    count.add_argument("--deals", type=int, help="deals, each played once per replay (default 100)")
+    count.add_argument("--matches", type=int, help="duplicate matches played to the target")
+    p.add_argument("--seed", type=int, required=True, help="seed of every deck and bot")
+    p.add_argument("--workers", type=int, default=1, help="processes (or a hint for Ray)")
+    p.add_argument("--backend", default="local", help="local (processes) or ray")
+    p.add_argument("--address", help="the Ray cluster to join (default: a local Ray instance)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_arena)
     return parser
 
 

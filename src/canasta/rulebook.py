@@ -322,7 +322,9 @@ def _melds(rules: Rules) -> str:
         limit = f"at most {number(MAX_WILD)} wild cards (5-5-2-2-JK is a meld; 5-2-2 and 5-5-2-2-2-2 are not)"
     if rules.wild_card_melds:
         wild = ("At this table a side may also have one meld of wild cards only: three or more 2s and "
-                "jokers. A side that has such a meld may not use wild cards in its other melds.")
+                f"jokers, with no limit of {number(MAX_WILD)}. Once a side has one, it may not put wild cards "
+                "into its other melds; wild cards already there stay. Its cards count at their values, also "
+                "toward the first-meld minimum.")
     else:
         wild = "Wild cards never form a meld of their own: each stands for a card of the rank it is melded with."
     share = "Partners share their side's melds, and either of them may add to them." if has_partners(rules) else ""
@@ -340,8 +342,9 @@ def _canastas(rules: Rules) -> str:
     natural = f"{number(CANASTA_SIZE - MAX_WILD)} natural cards"
     if rules.wild_card_melds:
         size = (f"A canasta is a meld of {number(CANASTA_SIZE)} or more cards. A meld of wild cards only "
-                f"becomes a canasta of wild cards at {number(CANASTA_SIZE)} and scores "
-                f"{rules.wild_canasta_bonus:,}; any other canasta holds at least {natural}.")
+                f"becomes a canasta of wild cards at {number(CANASTA_SIZE)}, scores "
+                f"{rules.wild_canasta_bonus:,} and counts as a canasta for going out; any other canasta holds "
+                f"at least {natural}.")
     else:
         size = f"A canasta is a meld of {number(CANASTA_SIZE)} or more cards, so it holds at least {natural}."
     return _section("Canastas", _para(
@@ -491,7 +494,7 @@ def _scoring(rules: Rules) -> str:
         bonuses.append(f"going out: {GOING_OUT}, concealed or not")
     if rules.wild_card_melds:
         penalty = rules.unfinished_wild_meld_penalty
-        bonuses.append("a meld of wild cards left unfinished at the end of the hand: "
+        bonuses.append(f"a meld of wild cards still short of {number(CANASTA_SIZE)} when the hand ends: "
                        + (f"minus {penalty:,}" if penalty else "no penalty"))
     return _section("Scoring", _para(
         "At the end of each hand every side scores its bonuses and the values of the cards it melded, "
