@@ -162,10 +162,15 @@ class Rules:
         return seat % self.sides
 
     def partner_of(self, seat: int) -> int | None:
-        """The next seat clockwise on the same side, or None for a player alone."""
-        if self.players == self.sides:
-            return None
-        return (seat + self.sides) % self.players
+        """The next seat clockwise on the same side, or None for a player alone (NOTATION.md).
+
+        In the five-player game the seat sitting out is skipped: see ``GameState.partners``.
+        """
+        for step in range(1, self.players):
+            other = (seat + step) % self.players
+            if other % self.sides == seat % self.sides:
+                return other
+        return None
 
     @property
     def deck_size(self) -> int:

@@ -11,6 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+NATURAL_CANASTA = 500
+MIXED_CANASTA = 300
+GOING_OUT = 100
+GOING_OUT_CONCEALED = 200
+"""Bonuses (RULES.md 4, 12; seed 000's score sheet)."""
+
 
 @dataclass(frozen=True, slots=True)
 class SideScore:

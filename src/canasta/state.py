@@ -40,7 +40,15 @@ from .goingout import can_go_out
 from .legal import LegalMoves
 from .moves import ASK, DISCARD, DRAW, MELD, NO, PILE, YES, Group, Move
 from .rules import Rules
-from .scoring import HandResult, SideScore, match_winner
+from .scoring import (
+    GOING_OUT,
+    GOING_OUT_CONCEALED,
+    MIXED_CANASTA,
+    NATURAL_CANASTA,
+    HandResult,
+    SideScore,
+    match_winner,
+)
 
 if TYPE_CHECKING:
     from .views import View
@@ -952,12 +960,13 @@ def score_hand(state: GameState, went_out: int | None, concealed: bool) -> HandR
             red_points = -red_points
         going_out = 0
         if went_out is not None and went_out % state.sides == side:
-            going_out = 200 if concealed and rules.concealed_bonus else 100
+            going_out = GOING_OUT_CONCEALED if concealed and rules.concealed_bonus else GOING_OUT
         sides.append(SideScore(
             natural_canastas=natural,
             mixed_canastas=mixed,
             wild_canastas=wild,
-            canasta_bonus=500 * natural + 300 * mixed + rules.wild_canasta_bonus * wild - penalty,
+            canasta_bonus=(NATURAL_CANASTA * natural + MIXED_CANASTA * mixed + rules.wild_canasta_bonus * wild
+                           - penalty),
             red_threes=reds,
             red_three_points=red_points,
             going_out=going_out,
