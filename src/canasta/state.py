@@ -872,10 +872,12 @@ class GameState:
         self.drew = None
         self.asked = False
         self.answer = None
-        self.turn_melded = False
-        self.turn_cards = [0] * NUM_MELD_RANKS
-        self.was_melded = self.melded[self.turn]
-        if self.kc[self.turn][RED_THREE] and not self._lay_out_red_threes(self.turn):
+        if self.turn_melded:
+            self.turn_melded = False
+            self.turn_cards = [0] * NUM_MELD_RANKS
+        turn = self.turn
+        self.was_melded = self.melded[turn]
+        if self.kmask[turn] & _RED_THREE_BIT and not self._lay_out_red_threes(turn):
             self._end_hand(None)
 
     def _end_hand(self, went_out: int | None) -> None:
@@ -892,6 +894,9 @@ class GameState:
         )
         self.result = score_hand(self, went_out, concealed)
         self.phase = OVER_PHASE
+
+
+_RED_THREE_BIT = 1 << RED_THREE
 
 
 def _next_active(seat: int, active: list[int], players: int) -> int:
