@@ -235,7 +235,16 @@ def _pile_specs(state: GameState, seat: int) -> list[Spec]:
                 candidates.append(((tk, 1, 1, 0),))
             if n >= 1 and kc[JOKER_KIND]:
                 candidates.append(((tk, 1, 0, 1),))
-        specs.extend((PILE, groups) for groups in candidates if _judge(state, PILE, groups))
+        if candidates:
+            # Legal by construction, unless the move would leave fewer than two cards, or the
+            # table's options or a meld of wild cards say otherwise: then the rules judge.
+            plain = not (rules.two_naturals_to_take or rules.wild_card_melds or rules.wilds_at_most_naturals)
+            gained = len(pile) - 1 - _red_threes_in(pile)
+            for groups in candidates:
+                if (plain and groups and h - 2 + gained >= 2
+                        and (state.mwild[side][tk] == 0 or not groups[0][2] + groups[0][3])) or _judge(
+                        state, PILE, groups):
+                    specs.append((PILE, groups))
         if len(specs) == 2 and specs[0] == (PILE, ()):
             del specs[1]  # `pile` alone is legal, so the pair from hand is not needed
     if state.canastas[side] < rules.canastas_to_go_out and len(pile) <= 2 + rules.red_three_count:
@@ -255,6 +264,7 @@ def _red_threes_in(cards: list[int]) -> int:
 
 
 _NATURAL_MASK = (1 << NUM_NATURAL) - 1
+_WILD_MELD_BIT = 1 << WILD_MELD
 _BITS: tuple[tuple[int, ...], ...] = tuple(
     tuple(r for r in range(NUM_NATURAL) if m >> r & 1) for m in range(1 << NUM_NATURAL)
 )
@@ -300,14 +310,21 @@ def _play_specs(state: GameState) -> list[Spec]:
     mwild = state.mwild[side]
     all_twos = kc[TWO]
     all_jokers = kc[JOKER_KIND]
-    wild_meld = state.melds[side][WILD_MELD] is not None
+    mmask = state.mmask[side]
+    wild_meld = mmask & _WILD_MELD_BIT
     # A side with a meld of wild cards puts its wild cards there and nowhere else.
     twos = 0 if wild_meld else all_twos
     jokers = 0 if wild_meld else all_jokers
     wilds = twos + jokers
     cap_rule = rules.wilds_at_most_naturals
     mask = state.kmask[seat]
-    melds: list[Spec] = []
+    if discard_ok:
+        found = _DISCARDS.get(mask)
+        specs = found[:] if found is not None else _discards(mask)
+    else:
+        specs = []
+    start = len(specs)
+    melds = specs  # melds follow the discards in the same list
     # One pass over the ranks held: one-group melds, cards that fit no meld (a hand with
     # two of them cannot go out), and the value of pairs (for a first meld).
     strays = 0
@@ -337,7 +354,7 @@ def _play_specs(state: GameState) -> list[Spec]:
                     if jokers:
                         melds.append(_ADDJ[r])
     if wilds and melded:
-        for r in _BITS[state.mmask[side] & ~mask & _NATURAL_MASK]:  # wild cards onto melds of other ranks
+        for r in _BITS[mmask & ~mask & _NATURAL_MASK]:  # wild cards onto melds of other ranks
             w = mwild[r]
             if w < 3 and (not cap_rule or w < mnat[r]):
                 if twos:
@@ -352,25 +369,24 @@ def _play_specs(state: GameState) -> list[Spec]:
                 melds.append(_ADD_WILD_MELD[1])
         else:
             melds.extend(_NEW_WILD_MELD[(t, 3 - t)] for t in range(4) if t <= all_twos and 3 - t <= all_jokers)
-    discards = _discards(mask) if discard_ok else []
     blacks = kc[BLACK_THREE]
     if blacks not in (0, 3, 4):
         strays += 1 if blacks in (1, 5) else 2
     if melded:
         if answer is True:
-            melds = [spec for spec in melds if _judge(state, MELD, _groups_of(spec))]
+            specs[start:] = [spec for spec in specs[start:] if _judge(state, MELD, _groups_of(spec))]
         elif h < 5:
             # Only the rule on keeping two cards can refuse these: keep what leaves 2+
             # cards, or what may go out (counting a canasta the move itself finishes).
             kept = []
-            for spec in melds:
+            for spec in specs[start:]:
                 rank, n, t, j = _groups_of(spec)[0]
                 cards = n + t + j
                 size = mnat[rank] + mwild[rank]
                 finished = 1 if size < 7 <= size + cards else 0
                 if h - cards >= 2 or state.may_go_out(side, canastas + finished):
                     kept.append(spec)
-            melds = kept
+            specs[start:] = kept
     elif pair_value + 20 * all_twos + 50 * all_jokers >= state.minimum(side):
         # Valid groups reaching the minimum by construction: only the rule on keeping two
         # cards (or a partner's answer) is left to judge.
@@ -378,7 +394,6 @@ def _play_specs(state: GameState) -> list[Spec]:
             if (answer is None and h - sum(g[1] + g[2] + g[3] for g in groups) >= 2) or _judge(
                     state, MELD, groups):
                 melds.append((MELD, groups))
-    specs = discards + melds
     feasible: bool | None = None
     if answer is not False:
         if canastas >= need:
@@ -510,40 +525,52 @@ def _first_melds(state: GameState, kc: list[int], minimum: int, top: int | None)
     two or more naturals from the hand, no wild card (the pile is frozen for this side).
     """
     wam = state.rules.wilds_at_most_naturals
-    ranks = [r for r in range(NUM_NATURAL) if kc[r] >= 2 and r != top]
     out: list[Groups] = []
     twos, jokers = kc[TWO], kc[JOKER_KIND]
+    # Each rank's possible groups, made once: (group, wild twos, jokers, value, the least
+    # a card or the whole group could take away and stay a legal meld).
+    options: list[list[tuple[tuple[int, int, int, int], int, int, int, int]]] = []
+    for r in range(NUM_NATURAL):
+        if kc[r] < 2 or r == top:
+            continue
+        v = KIND_VALUE[r]
+        choices = []
+        for n in range(2, kc[r] + 1):
+            for t in range(min(twos, 3) + 1):
+                for j in range(min(jokers, 3 - t) + 1):
+                    w = t + j
+                    size = n + w
+                    if size < 3 or (wam and w > n):
+                        continue
+                    gv = n * v + 20 * t + 50 * j
+                    rem = gv
+                    if size >= 4:
+                        if n >= 3 and (not wam or w <= n - 1):
+                            rem = v
+                        if t and rem > 20:
+                            rem = 20
+                        if j and rem > 50:
+                            rem = 50
+                    if gv - rem >= minimum:
+                        continue  # never part of a smallest first meld
+                    choices.append(((r, n, t, j), t, j, gv, rem))
+        if choices:
+            options.append(choices)
 
     def dfs(i: int, groups: Groups, value: int, removable: int, t_left: int, j_left: int) -> None:
         if value >= minimum:
             if value - removable < minimum:
                 out.append(groups)
             return
-        for idx in range(i, len(ranks)):
-            r = ranks[idx]
-            v = KIND_VALUE[r]
-            for n in range(2, kc[r] + 1):
-                for t in range(0, min(t_left, 3) + 1):
-                    for j in range(0, min(j_left, 3 - t) + 1):
-                        w = t + j
-                        size = n + w
-                        if size < 3 or (wam and w > n):
-                            continue
-                        gv = n * v + 20 * t + 50 * j
-                        rem = gv
-                        if size >= 4:
-                            if n >= 3 and (not wam or w <= n - 1):
-                                rem = min(rem, v)
-                            if t:
-                                rem = min(rem, 20)
-                            if j:
-                                rem = min(rem, 50)
-                        new_removable = min(removable, rem)
-                        new_value = value + gv
-                        if new_value - new_removable >= minimum:
-                            continue
-                        dfs(idx + 1, groups + ((r, n, t, j),), new_value, new_removable,
-                            t_left - t, j_left - j)
+        for idx in range(i, len(options)):
+            for group, t, j, gv, rem in options[idx]:
+                if t > t_left or j > j_left:
+                    continue
+                new_removable = removable if removable < rem else rem
+                new_value = value + gv
+                if new_value - new_removable >= minimum:
+                    continue
+                dfs(idx + 1, (*groups, group), new_value, new_removable, t_left - t, j_left - j)
 
     big = 10 ** 9
     starts: list[tuple[Groups, int, int, int, int]] = [((), 0, big, twos, jokers)]
