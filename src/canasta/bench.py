@@ -36,14 +36,13 @@ def random_hands(hands: int, seed: int, rules: Rules | str = "classic") -> dict[
 
 def play_out(state: GameState, rng: random.Random) -> int:
     """Play uniform-random legal moves to the end of the hand; returns the decisions made."""
-    decisions = 0
+    before = len(state.history)
     uniform = rng.random
     push = state.push
     while state.phase != "over":
         specs = generate(state)  # the list behind state.legal_moves()
         push(materialize(state, specs[int(uniform() * len(specs))]))
-        decisions += 1
-    return decisions
+    return len(state.history) - before
 
 
 def copy_cost(copies: int, seed: int) -> dict[str, Any]:

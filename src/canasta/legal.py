@@ -22,6 +22,7 @@ positions, that every position reachable by any legal move is reachable by liste
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -180,7 +181,9 @@ def generate(state: GameState) -> list[Spec]:
 
 def _draw_specs(state: GameState) -> list[Spec]:
     pile = state.pile
-    specs = _pile_specs(state, state.turn) if pile and KIND[pile[-1]] < NUM_NATURAL else []
+    if not pile or KIND[pile[-1]] >= NUM_NATURAL:  # no pile, or a blocked one: draw
+        return [_DRAW] if state.stock or state._forced_pile_reason() is None else []
+    specs = _pile_specs(state, state.turn)
     if state.stock or state._forced_pile_reason() is None:
         specs.insert(0, _DRAW)
     return specs
@@ -518,6 +521,36 @@ def _has_legal_submove(state: GameState, action: str, groups: Groups, top: int |
     return False
 
 
+Choice = tuple[tuple[int, int, int, int], int, int, int, int]
+
+
+@functools.lru_cache(maxsize=4096)
+def _group_choices(rank: int, naturals: int, twos: int, jokers: int, minimum: int, wam: bool) -> tuple[Choice, ...]:
+    """The groups of one rank that can be part of a smallest first meld reaching ``minimum``."""
+    v = KIND_VALUE[rank]
+    choices = []
+    for n in range(2, naturals + 1):
+        for t in range(twos + 1):
+            for j in range(min(jokers, 3 - t) + 1):
+                w = t + j
+                size = n + w
+                if size < 3 or w > 3 or (wam and w > n):
+                    continue
+                gv = n * v + 20 * t + 50 * j
+                rem = gv
+                if size >= 4:
+                    if n >= 3 and (not wam or w <= n - 1):
+                        rem = v
+                    if t and rem > 20:
+                        rem = 20
+                    if j and rem > 50:
+                        rem = 50
+                if gv - rem >= minimum:
+                    continue  # never part of a smallest first meld
+                choices.append(((rank, n, t, j), t, j, gv, rem))
+    return tuple(choices)
+
+
 def _first_melds(state: GameState, kc: list[int], minimum: int, top: int | None) -> list[Groups]:
     """First melds reaching ``minimum`` that no card or group could be left out of.
 
@@ -527,35 +560,14 @@ def _first_melds(state: GameState, kc: list[int], minimum: int, top: int | None)
     wam = state.rules.wilds_at_most_naturals
     out: list[Groups] = []
     twos, jokers = kc[TWO], kc[JOKER_KIND]
-    # Each rank's possible groups, made once: (group, wild twos, jokers, value, the least
-    # a card or the whole group could take away and stay a legal meld).
-    options: list[list[tuple[tuple[int, int, int, int], int, int, int, int]]] = []
+    # Each rank's possible groups: (group, wild twos, jokers, value, the least a card or the
+    # whole group could take away and stay a legal meld).
+    options = []
     for r in range(NUM_NATURAL):
-        if kc[r] < 2 or r == top:
-            continue
-        v = KIND_VALUE[r]
-        choices = []
-        for n in range(2, kc[r] + 1):
-            for t in range(min(twos, 3) + 1):
-                for j in range(min(jokers, 3 - t) + 1):
-                    w = t + j
-                    size = n + w
-                    if size < 3 or (wam and w > n):
-                        continue
-                    gv = n * v + 20 * t + 50 * j
-                    rem = gv
-                    if size >= 4:
-                        if n >= 3 and (not wam or w <= n - 1):
-                            rem = v
-                        if t and rem > 20:
-                            rem = 20
-                        if j and rem > 50:
-                            rem = 50
-                    if gv - rem >= minimum:
-                        continue  # never part of a smallest first meld
-                    choices.append(((r, n, t, j), t, j, gv, rem))
-        if choices:
-            options.append(choices)
+        if kc[r] >= 2 and r != top:
+            choices = _group_choices(r, kc[r], min(twos, 3), min(jokers, 3), minimum, wam)
+            if choices:
+                options.append(choices)
 
     def dfs(i: int, groups: Groups, value: int, removable: int, t_left: int, j_left: int) -> None:
         if value >= minimum:

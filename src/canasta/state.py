@@ -763,8 +763,8 @@ class GameState:
             return
         cc = self.cc[seat]
         kc = self.kc[seat]
-        for _ in range(self.rules.draw):
-            if not stock:
+        for drawn in range(self.rules.draw):
+            if drawn and not stock:
                 break
             code = stock.pop()
             kind = KIND[code]

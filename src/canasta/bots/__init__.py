@@ -1,7 +1,9 @@
 """Computer players.  A bot sees one seat's :class:`~canasta.views.View` and the legal moves, never the state.
 
 >>> sorted(BOTS)
-['basic', 'random']
+['basic', 'expert', 'random', 'search']
+>>> make_bot("search:100ms").budget
+Budget(seconds=0.1, rollouts=None)
 """
 
 from __future__ import annotations
@@ -13,7 +15,9 @@ from typing import Protocol
 from ..moves import Move
 from ..views import View
 from .basic import BasicBot
+from .expert import ExpertBot, ExpertParams
 from .randombot import RandomBot
+from .search import Budget, SearchBot, parse_budget
 
 
 class Bot(Protocol):
@@ -29,15 +33,25 @@ class Bot(Protocol):
 BOTS: dict[str, Callable[[random.Random], Bot]] = {
     "random": RandomBot,
     "basic": BasicBot,
+    "expert": ExpertBot,
+    "search": SearchBot,
 }
+"""Every bot by name; ``search`` also takes a budget after a colon (``search:100ms``, ``search:200``)."""
 
 
 def make_bot(name: str, rng: random.Random | None = None) -> Bot:
-    """A bot by its registered name."""
+    """A bot by its registered name, ``search`` with an optional budget (``search:1s``)."""
+    base, colon, _ = name.partition(":")
+    rng = rng if rng is not None else random.Random()
+    if colon and base == "search":
+        bot = SearchBot(rng, parse_budget(name))
+        bot.name = name
+        return bot
     factory = BOTS.get(name)
     if factory is None:
-        raise ValueError(f"unknown computer player {name!r} (known: {', '.join(sorted(BOTS))})")
-    return factory(rng if rng is not None else random.Random())
+        raise ValueError(f"unknown computer player {name!r} (known: {', '.join(sorted(BOTS))}; "
+                         f"search takes a budget, like search:100ms or search:200)")
+    return factory(rng)
 
 
-__all__ = ["BOTS", "BasicBot", "Bot", "RandomBot", "make_bot"]
+__all__ = ["BOTS", "BasicBot", "Bot", "Budget", "ExpertBot", "ExpertParams", "RandomBot", "SearchBot", "make_bot"]

@@ -1,8 +1,9 @@
 """The ``basic`` bot: sensible beginner play.
 
-Goes out when it can, takes the pile when it can, melds what it can (keeping wild cards
-for melds of its own), answers its partner yes when the side is ahead, and discards the
-card it needs least: a single card of a rank nobody can use, low in points.
+Goes out when it can (asking its partner first when there is one), takes the pile when it
+can, melds what it can (keeping wild cards for melds of its own), answers its partner yes
+when the side is ahead in the match or its own hand is small, and discards the card it
+needs least: a single card of a rank nobody can use, low in points.
 """
 
 from __future__ import annotations
@@ -28,10 +29,12 @@ class BasicBot:
         by_action: dict[str, list[Move]] = {}
         for m in moves:
             by_action.setdefault(m.action, []).append(m)
+        hand_size = len(view.hand)
         if YES in by_action:
             ahead = view.scores[view.side] >= max(view.scores)
-            return by_action[YES][0] if ahead else by_action[NO][0]
-        hand_size = len(view.hand)
+            return by_action[YES][0] if ahead or hand_size <= 3 else by_action[NO][0]
+        if ASK in by_action:
+            return by_action[ASK][0]
         out = [m for m in by_action.get(MELD, []) if len(m.cards) >= hand_size - 1]
         if out:
             return max(out, key=lambda m: len(m.cards))
@@ -48,8 +51,6 @@ class BasicBot:
         discards = by_action.get(DISCARD, [])
         if discards:
             return min(discards, key=lambda m: self._keep_score(view, m))
-        if ASK in by_action and len(by_action) == 1:
-            return by_action[ASK][0]
         return moves[0]
 
     def _keep_score(self, view: View, move: Move) -> tuple[int, int, float]:
