@@ -177,11 +177,6 @@ def test_match_views_carry_no_more_than_the_seat_may_know() -> None:
 
 
 @pytest.mark.skipif("search" not in BOTS, reason="no search bot")
-@pytest.mark.xfail(
-    reason="bot bug: the search bot, answering its partner's 'ask', resamples the asker's hand into one that "
-           "cannot go out; after 'yes' that rollout has no legal move and ExpertBot.choose raises ValueError",
-    strict=True,
-)
 def test_search_bot_answers_its_partners_question() -> None:
     state = GameState.deal("classic", dealer=0, rng=random.Random(4))
     basic = make_bot("basic", random.Random(0))

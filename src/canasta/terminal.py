@@ -1,7 +1,7 @@
 """A plain-prompt match in the terminal against computer players (``canasta play``).
 
 The table is drawn from the human seat's view only.  Type moves in the project's notation;
-``?`` lists the legal moves, ``hint`` asks the basic bot, ``quit`` leaves.
+``?`` lists the legal moves, ``hint`` asks the expert bot (with its reason), ``quit`` leaves.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from .bots import Bot, make_bot
 from .cards import KIND, MELD_RANK_CHARS, NUM_NATURAL, card_text
 from .errors import CanastaError
+from .hints import hint
 from .match import Match
 from .moves import Move
 from .rules import Rules
@@ -95,7 +96,7 @@ def play_in_terminal(
     write: Callable[[str], None] = print,
 ) -> int:
     """Play a match; ``you`` seats are humans at this terminal, others are bots by name."""
-    names = list(seats) if seats else ["you"] + ["basic"] * (rules.players - 1)
+    names = list(seats) if seats else ["you"] + ["expert"] * (rules.players - 1)
     if len(names) != rules.players:
         write(f"{rules.preset} seats {rules.players} players: give --seats with {rules.players} names")
         return 2
@@ -108,7 +109,6 @@ def play_in_terminal(
             except ValueError as exc:
                 write(str(exc))
                 return 2
-    helper = make_bot("basic", random.Random(seed))
     labels = [("You" if n == "you" else f"{n}#{i}") for i, n in enumerate(names)]
     match = Match(rules, labels, seed=seed)
     write(f"Canasta ({rules.preset}) to {rules.target:,}. Seed {seed}. Type ? for your moves, quit to leave.")
@@ -139,7 +139,8 @@ def play_in_terminal(
                 write("Legal moves: " + " | ".join(str(m) for m in moves))
                 continue
             if line == "hint":
-                write(f"Hint: {helper.choose(view, moves)}")
+                move, reason = hint(view, moves)
+                write(f"Hint: {move} ({reason})")
                 continue
             try:
                 match.play(Move.parse(line))

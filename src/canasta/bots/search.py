@@ -1,11 +1,20 @@
 """The ``search`` bot: determinized rollouts on top of the expert.
 
-For each decision the expert ranks the legal moves and the best few are kept.  Then, round
-after round until the budget is spent, the hidden cards are dealt anew at random
-(:func:`canasta.resample`, so the bot still knows only its view), each kept move is played
-in that same deal, and the rest of the hand is played out by the rollout policy for every
-seat.  A rollout scores the side's hand total less the best other side's.  The move with
-the best mean wins; the expert's choice wins ties and decisions with a single sensible move.
+For each decision that matters (yes or no; draw or take the pile; go out or play on; which
+card to discard) the expert ranks the legal moves and its best few are kept; melds within
+a turn follow the expert.  Then, round after round until the budget is spent, the hidden
+cards are dealt anew at random (:class:`canasta.resample.Resampler`, so the bot still knows
+only its view), each kept move is played in that same deal, and the rest of the hand is
+played out by the expert for every seat, with the same random seed for each move.  A
+rollout scores the side's hand total less the best other side's.  Since every round plays
+all the kept moves in the same deal, each is compared with the expert's choice round by
+round, and replaces it only when its mean gain is more than ``confidence`` (1.5) standard
+errors above zero: with few rollouts the search defers to the expert rather than to noise.
+
+Measured on the classic game with :func:`canasta.bots.duplicate.duel`: ``search:32``
+(32 rollouts a decision, about 0.15 s) against ``expert`` scores +96 points per hand, 95%
+interval +49 to +144, over 240 duplicate deals (480 hands, seeds 21 to 24).  Without the
+test, taking the best mean, it scored -55 (-117 to +7) over 120 of those deals.
 
 The budget comes from the bot's name: ``search`` (the default, 300 ms a decision),
 ``search:100ms``, ``search:2s`` (time per decision) or ``search:200`` (rollouts per
