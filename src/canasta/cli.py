@@ -169,7 +169,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("play", help="play a match in the terminal against computer players")
     rules_args(p)
-    p.add_argument("--seats", help='who sits where, e.g. "you,expert,expert,expert" (random, basic, expert, search, search:200)')
+    p.add_argument("--seats", help='who sits where, e.g. "you,expert,expert,expert" '
+                                   "(computer players: random, basic, expert, search, search:200)")
     p.add_argument("--seed", type=int, help="seed of the shuffles")
     p.add_argument("--target", type=int, help="points to win the match")
     p.set_defaults(func=cmd_play)
