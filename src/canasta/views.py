@@ -89,8 +89,8 @@ class View:
         }
 
 
-def make_view(state: GameState, seat: int) -> View:
-    """The view of ``state`` from ``seat``."""
+def make_view(state: GameState, seat: int, history: bool = True) -> View:
+    """The view of ``state`` from ``seat`` (``history=False`` leaves the move history out: cheaper)."""
     if not 0 <= seat < state.players:
         raise ValueError(f"seat {seat} is not at this table (0 to {state.players - 1})")
     known = tuple(
@@ -117,7 +117,7 @@ def make_view(state: GameState, seat: int) -> View:
         red_threes=tuple(tuple(r) for r in state.red3),
         melded=tuple(state.melded),
         known=known,
-        history=tuple((seat, str(move)) for seat, move in state.history),
+        history=tuple((who, str(move)) for who, move in state.history) if history else (),
         drew=state.drew,
         asked=state.asked,
         answer=state.answer,

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from ..moves import DISCARD, Move
 from ..resample import Resampler
 from ..state import GameState
-from ..views import View
+from ..views import View, make_view
 from .basic import BasicBot
 from .expert import OUT_BAND, REFUSE, ExpertBot, ExpertParams
 
@@ -181,36 +181,7 @@ class SearchBot:
 
 def rollout_view(state: GameState) -> View:
     """The view of the seat to act in a sampled state, without the history (cheaper, for rollouts)."""
-    seat = state.to_act
-    known = tuple(
-        () if other == seat or not any(counts) else tuple(c for c, n in enumerate(counts) if n for _ in range(n))
-        for other, counts in enumerate(state.known)
-    )
-    return View(
-        seat=seat,
-        rules=state.rules,
-        dealer=state.dealer,
-        turn=state.turn,
-        to_act=seat,
-        phase=state.phase,
-        scores=tuple(state.scores),
-        minimums=tuple(state.minimum(s) for s in range(state.sides)),
-        hand=tuple(state.hand(seat)),
-        hand_sizes=tuple(state.hsize),
-        stock_size=len(state.stock),
-        pile=tuple(state.pile),
-        pile_frozen=state.pile_frozen(),
-        melds=tuple({r: tuple(m) for r, m in enumerate(side) if m is not None} for side in state.melds),
-        red_threes=tuple(tuple(r) for r in state.red3),
-        melded=tuple(state.melded),
-        known=known,
-        history=(),
-        drew=state.drew,
-        asked=state.asked,
-        answer=state.answer,
-        result=None,
-        sitting_out=state.sitting_out,
-    )
+    return make_view(state, state.to_act, history=False)
 
 
 __all__ = ["Budget", "SearchBot", "parse_budget"]
