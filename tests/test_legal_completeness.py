@@ -206,3 +206,24 @@ def test_every_listed_move_is_legal_and_listed_once(seed: int) -> None:
             if state.is_over or not moves:
                 break
             state.push(moves[seed % len(moves)])
+
+
+@pytest.mark.parametrize("preset", ["classic", "two-player", "six-player-two-teams"])
+def test_push_spec_is_push_of_the_materialized_move(preset: str) -> None:
+    """The fast path of playouts applies exactly what ``push(materialize(...))`` applies."""
+    from canasta.legal import generate, materialize, push_spec
+    from canasta.position import to_position
+
+    for hand in range(4):
+        slow = GameState.deal(preset, dealer=hand % 2, rng=random.Random(hand))
+        fast = slow.copy()
+        rng = random.Random(100 + hand)
+        while not slow.is_over:
+            specs = generate(slow)
+            assert specs == generate(fast)
+            spec = specs[rng.randrange(len(specs))]
+            slow.push(materialize(slow, spec))
+            push_spec(fast, spec)
+            assert to_position(fast) == to_position(slow)
+        assert [str(m) for _, m in fast.history] == [str(m) for _, m in slow.history]
+        assert fast.result == slow.result

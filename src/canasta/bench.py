@@ -9,7 +9,7 @@ import random
 import time
 from typing import Any
 
-from .legal import generate, materialize
+from .legal import generate, materialize, push_spec
 from .rules import Rules
 from .state import GameState
 
@@ -38,10 +38,9 @@ def play_out(state: GameState, rng: random.Random) -> int:
     """Play uniform-random legal moves to the end of the hand; returns the decisions made."""
     before = len(state.history)
     uniform = rng.random
-    push = state.push
     while state.phase != "over":
         specs = generate(state)  # the list behind state.legal_moves()
-        push(materialize(state, specs[int(uniform() * len(specs))]))
+        push_spec(state, specs[int(uniform() * len(specs))])
     return len(state.history) - before
 
 

@@ -141,7 +141,29 @@ _MOVES: dict[tuple[str, tuple[tuple[int, tuple[int, ...]], ...]], Move] = {}
 """Moves made from kinds, kept: equal moves are equal values, so they can be shared."""
 
 
+def push_spec(state: GameState, spec: Spec) -> None:
+    """Apply a move by kinds without checking it: ``state.push(materialize(state, spec))``, faster.
+
+    The fast path of random playouts and search for the two commonest moves; the history
+    records the same :class:`Move` values as ``push``.
+    """
+    action = spec[0]
+    if action == DISCARD:
+        counts = state.cc[state.turn]
+        for code in KIND_CODES[spec[1]]:  # type: ignore[index]
+            if counts[code]:
+                state.history.append((state.turn, _DISCARD_MOVES[code]))
+                state._apply_discard(code)
+                return
+    elif action == DRAW:
+        state.history.append((state.turn, _DRAW_MOVE))
+        state._apply_draw()
+        return
+    state.push(materialize(state, spec))
+
+
 _SIMPLE = {a: Move(a) for a in (DRAW, ASK, YES, NO)}
+_DRAW_MOVE = _SIMPLE[DRAW]
 _DISCARD_MOVES = tuple(Move(DISCARD, card=code) for code in range(NUM_CODES))
 _SIMPLE_PILE = Move(PILE)
 
