@@ -633,4 +633,4 @@ def _first_melds(state: GameState, kc: list[int], minimum: int, top: int | None)
     return out
 
 
-__all__ = ["BLACK_THREE", "LegalMoves", "Spec", "generate", "materialize"]
+__all__ = ["LegalMoves", "Spec", "generate", "materialize", "push_spec"]

@@ -25,7 +25,6 @@ from .cards import (
     NUM_CODES,
     NUM_KINDS,
     NUM_MELD_RANKS,
-    NUM_NATURAL,
     RED_THREE,
     TWO,
     VALUE,
@@ -59,8 +58,6 @@ ANSWER_PHASE = "answer"
 OVER_PHASE = "over"
 
 
-KindGroup = tuple[int, int, int, int]
-"""A group by kinds: (rank, naturals from hand, twos, jokers)."""
 
 
 class GameState:
@@ -981,13 +978,4 @@ def score_hand(state: GameState, went_out: int | None, concealed: bool) -> HandR
     return HandResult(tuple(sides), went_out, concealed and rules.concealed_bonus)
 
 
-__all__ = [
-    "ANSWER_PHASE",
-    "DRAW_PHASE",
-    "NUM_NATURAL",
-    "OVER_PHASE",
-    "PLAY_PHASE",
-    "GameState",
-    "KindGroup",
-    "score_hand",
-]
+__all__ = ["ANSWER_PHASE", "DRAW_PHASE", "OVER_PHASE", "PLAY_PHASE", "GameState", "score_hand"]
