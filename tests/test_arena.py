@@ -166,3 +166,12 @@ def test_ray_equals_local(capsys: pytest.CaptureFixture[str]) -> None:
     local = run_arena("random", "basic", Rules.from_preset("classic"), 4, deals=3)
     remote = arena_json(["random", "basic", "--deals", "3", "--seed", "4", "--backend", "ray"], capsys)
     assert fixed(remote) == fixed(local)
+
+
+def test_the_arena_reports_the_samples_a_searching_bot_takes_per_move() -> None:
+    report = run_arena("search:6", "basic", Rules.from_preset("classic"), 3, deals=1)
+    assert report["a_searched_moves"] > 0
+    assert report["a_samples_per_move"] >= 1
+    assert "b_searched_moves" not in report  # basic does not search
+    plain = run_arena("basic", "random", Rules.from_preset("classic"), 3, deals=1)
+    assert "a_searched_moves" not in plain

@@ -91,6 +91,8 @@ class Hand:
     a_side: int
     totals: tuple[int, ...]
     decisions: int
+    searched: tuple[int, int, int, int] = (0, 0, 0, 0)
+    """For searching bots: A's searched decisions and samples, then B's."""
 
     @property
     def diff(self) -> float:
@@ -136,17 +138,24 @@ def play_hand(
     bots = [make_bot(a if who == "a" else b, random.Random(f"{rng_key}:{seat}"))
             for seat, who in enumerate(seating.seats)]
     decisions = 0
+    searched = [0, 0, 0, 0]
     while not state.is_over:
         seat = state.to_act
         moves = list(state.legal_moves())
-        move = bots[seat].choose(state.view(seat), moves)
+        bot = bots[seat]
+        move = bot.choose(state.view(seat), moves)
+        last = getattr(bot, "last", None)  # a searching bot's last decision: (move, mean, samples)
+        if last:
+            at = 0 if seating.seats[seat] == "a" else 2
+            searched[at] += 1
+            searched[at + 1] += last[0][2]
         if move in moves:
             state.push(move)
         else:  # an equal move the bot built itself; check it
             state.play(move)
         decisions += 1
     assert state.result is not None
-    return Hand(seating.a_side, state.result.totals, decisions)
+    return Hand(seating.a_side, state.result.totals, decisions, (searched[0], searched[1], searched[2], searched[3]))
 
 
 def play_deal(a: str, b: str, rules: Rules, seed: int, index: int, watch: Watch | None = None) -> tuple[Hand, ...]:
@@ -245,6 +254,11 @@ def summarize(a: str, b: str, rules: Rules, seed: int, kind: str, results: Seque
         "seconds": round(seconds, 3),
         "decisions_per_s": round(decisions / seconds) if seconds > 0 else 0,
     }
+    for who, at in (("a", 0), ("b", 2)):
+        moves = sum(h.searched[at] for h in hands)
+        if moves:
+            report[f"{who}_searched_moves"] = moves
+            report[f"{who}_samples_per_move"] = round(sum(h.searched[at + 1] for h in hands) / moves, 1)
     if kind == "matches":
         won = [p.winner for p in plays]
         report |= {
