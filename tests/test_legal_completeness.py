@@ -25,7 +25,8 @@ from canasta.cards import (
     WILD_MELD,
     card_text,
 )
-from canasta.moves import ASK, DISCARD, Group, Move
+from canasta.legal import materialize
+from canasta.moves import ASK, DISCARD, Move
 
 Fingerprint = tuple[object, ...]
 
@@ -71,18 +72,7 @@ def all_group_moves(state: GameState, action: str) -> Iterator[Move]:
                 groups.append((BLACK_THREE, b, 0, 0))
             if action == "meld" and not groups:
                 continue
-            counts = state.cc[seat][:]
-            out = []
-            for r, n, t, j in groups:
-                cards = []
-                for kind, want in ((r, n), (TWO, t), (JOKER_KIND, j)):
-                    for code in KIND_CODES[kind]:
-                        while want and counts[code]:
-                            counts[code] -= 1
-                            cards.append(code)
-                            want -= 1
-                out.append(Group(r, tuple(sorted(cards))))
-            yield Move(action, tuple(out))
+            yield materialize(state, (action, tuple(groups)))  # the first suits held, as listed moves
 
 
 def every_move(state: GameState) -> Iterator[Move]:
