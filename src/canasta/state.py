@@ -845,19 +845,8 @@ class GameState:
 
     def _apply_discard(self, code: int) -> None:
         seat = self.turn
-        k = KIND[code]
-        self.cc[seat][code] -= 1
-        kc = self.kc[seat]
-        kc[k] -= 1
-        if not kc[k]:
-            self.kmask[seat] ^= 1 << k
-        self.hsize[seat] -= 1
-        known = self.known[seat]
-        if known[code]:
-            known[code] -= 1
-        self.pile.append(code)
-        if k >= RED_THREE or (k == BLACK_THREE and self.rules.black_three_freezes):
-            self.freezers += 1
+        self._take(seat, code)
+        self._discard_to_pile(code)
         if self.hsize[seat] == 0:
             self._end_hand(seat)
             return
