@@ -5,25 +5,29 @@ BIN    := $(VENV)/bin
 
 .PHONY: play test lint typecheck bench soak clean
 
-# The game needs only the package (the engine is pure standard library).
+# The game needs the package and its web extra (the engine itself is pure standard library).
 $(VENV)/.play: pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m pip install --quiet -e '.[web]'
 	@touch $@
 
 # The tests also need the test tools and the optional extras they exercise.
 $(VENV)/.test: $(VENV)/.play
-	$(BIN)/python -m pip install --quiet -e '.[test,ray]'
+	$(BIN)/python -m pip install --quiet -e '.[web,test,ray]'
 	@touch $@
 
+# `make play` serves the browser game on http://127.0.0.1:8000/ (PORT=... to change it).
+PORT ?= 8000
 play: $(VENV)/.play
-	$(BIN)/canasta play
+	$(BIN)/canasta serve --port $(PORT) --open
 
+# Browser tests use Debian's Chromium; storage tests a real PostgreSQL (both installed when missing).
 test: $(VENV)/.test
+	@scripts/ensure-chromium.sh
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy --strict src/canasta
-	$(BIN)/python -m pytest
+	pg="$$(scripts/ensure-postgres.sh $(VENV)/pg)" && CANASTA_TEST_PG="$$pg" $(BIN)/python -m pytest
 
 bench: $(VENV)/.play
 	$(BIN)/canasta bench --hands 2000 --seed 1
@@ -33,4 +37,5 @@ soak: $(VENV)/.play
 	$(BIN)/canasta soak --decisions 1000000 --seed 1
 
 clean:
-	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache .mypy_cache .ruff_cache
+	-@scripts/ensure-postgres.sh $(VENV)/pg stop
+	rm -rf $(VENV) build canasta.sqlite3* dist src/*.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -1,4 +1,4 @@
-"""The ``canasta`` command line: play, scenario, legal, bench, soak.
+"""The ``canasta`` command line: play, serve, rules, scenario, legal, bench, soak, arena.
 
 Bad input of any kind ends in one line on standard error and exit status 2, never a
 traceback.
@@ -157,6 +157,22 @@ def cmd_arena(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    try:
+        from .web.server import serve
+        from .web.storage import StorageError
+    except ImportError as exc:
+        raise UsageError(f"the web server needs the web extra ({exc.name} is missing): "
+                         "pip install 'canasta[web]'") from None
+    if args.bot_delay < 0:
+        raise UsageError("--bot-delay must be 0 or more seconds")
+    try:
+        serve(args.host, args.port, args.db, args.bot_delay, open_browser=args.open, quiet=args.quiet)
+    except StorageError as exc:
+        raise UsageError(str(exc)) from None
+    return 0
+
+
 def _arena_parser_error(message: str) -> NoReturn:
     print(f"canasta arena: {message}", file=sys.stderr)
     sys.exit(2)
@@ -178,6 +194,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, help="seed of the shuffles")
     p.add_argument("--target", type=int, help="points to win the match")
     p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("serve", help="serve the browser game (needs the web extra)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--db", default="canasta.sqlite3",
+                   help="a SQLite file (default canasta.sqlite3) or a postgresql:// URL")
+    p.add_argument("--bot-delay", type=float, default=0.7, help="seconds a computer player waits before moving")
+    p.add_argument("--open", action="store_true", help="open a browser where there is a screen")
+    p.add_argument("--quiet", action="store_true", help="no request log")
+    p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("scenario", help="run a scenario file and print the runner's JSON")
     p.add_argument("file")

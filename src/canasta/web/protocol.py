@@ -1,0 +1,181 @@
+"""The messages of the web protocol (docs/protocol.md): what each connection may be sent.
+
+Every message a seat receives is built here from that seat's :class:`~canasta.views.View`
+(or, for a spectator, from the public part of the table), so that no message can carry
+another seat's cards or the stock.
+"""
+
+from __future__ import annotations
+
+import json
+from itertools import islice
+from typing import TYPE_CHECKING, Any
+
+from ..cards import NUM_CODES, card_text
+from ..rules import OPTION_NAMES, PRESETS, Rules
+
+if TYPE_CHECKING:
+    from .tables import Table
+
+MAX_MESSAGE = 8 * 1024
+"""Longest client message answered (bytes of text); longer ones get ``too_large``."""
+MAX_LEGAL = 400
+"""Legal moves listed in one ``state`` message."""
+TARGETS = tuple(range(1000, 10001, 500))
+"""Match targets offered when creating a table (seed document 003)."""
+
+ERRORS = (
+    "too_large", "bad_message", "bad_token", "no_table", "table_over", "not_your_turn",
+    "stale_state", "bad_move", "illegal_move", "server_error",
+)
+"""Named errors, in the order the server checks for them."""
+
+
+class ProtocolError(Exception):
+    """A refused message: ``name`` is one of :data:`ERRORS`, the text one sentence."""
+
+    def __init__(self, name: str, message: str) -> None:
+        assert name in ERRORS, name
+        super().__init__(message)
+        self.name = name
+        self.message = message
+
+    def to_message(self, request_id: object = None) -> dict[str, Any]:
+        """The ``error`` message for this failure."""
+        return {"type": "error", "error": self.name, "message": self.message, "id": request_id}
+
+
+def dumps(message: dict[str, Any]) -> str:
+    """A message as compact JSON text."""
+    return json.dumps(message, separators=(",", ":"))
+
+
+def parse_client_message(text: str) -> dict[str, Any]:
+    """A client message as a dict, or :class:`ProtocolError` (``too_large`` / ``bad_message``)."""
+    if len(text) > MAX_MESSAGE:
+        raise ProtocolError("too_large", f"a message may hold at most {MAX_MESSAGE} bytes")
+    try:
+        message = json.loads(text)
+    except ValueError:
+        raise ProtocolError("bad_message", "the message is not JSON") from None
+    if not isinstance(message, dict):
+        raise ProtocolError("bad_message", "a message must be a JSON object")
+    kind = message.get("type")
+    if kind not in ("hello", "move", "next", "hint", "ping"):
+        raise ProtocolError("bad_message", f"unknown message type {kind!r} (hello, move, next, hint, ping)")
+    request_id = message.get("id")
+    if request_id is not None and (not isinstance(request_id, (str, int)) or isinstance(request_id, bool)):
+        raise ProtocolError("bad_message", "id must be a string or a number")
+    if isinstance(request_id, str) and len(request_id) > 64:
+        raise ProtocolError("bad_message", "id may hold at most 64 characters")
+    if kind == "hello" and not isinstance(message.get("token"), str):
+        raise ProtocolError("bad_message", "hello needs the seat's token as a string")
+    if kind in ("move", "next", "hint"):
+        state = message.get("state")
+        if not isinstance(state, int) or isinstance(state, bool):
+            raise ProtocolError("bad_message", f"{kind} needs the state id it was chosen in, as a number")
+    if kind == "move" and not isinstance(message.get("move"), str):
+        raise ProtocolError("bad_message", "move needs the move as text, like \"meld KS KD KC\"")
+    return message
+
+
+def setup_message() -> dict[str, Any]:
+    """``GET /api/setup``: presets with every option's value, option types, bots, targets."""
+    from ..bots import BOTS
+
+    presets = {
+        name: {"players": rules.players, "sides": rules.sides, **{o: getattr(rules, o) for o in OPTION_NAMES}}
+        for name, rules in PRESETS.items()
+    }
+    base = PRESETS["classic"]
+    options: dict[str, dict[str, Any]] = {}
+    for name in OPTION_NAMES:
+        value = getattr(base, name)
+        if name == "black_three_upcard":
+            options[name] = {"type": "choice", "choices": ["stays", "cover"]}
+        elif isinstance(value, bool):
+            options[name] = {"type": "bool"}
+        else:
+            options[name] = {"type": "int"}
+    return {"presets": presets, "options": options, "bots": sorted(BOTS), "targets": list(TARGETS)}
+
+
+def table_json(table: Table) -> dict[str, Any]:
+    """What everybody at the table may see about it (no cards in hands, no stock, no seed)."""
+    match = table.match
+    state = match.state
+    rules = match.rules
+    return {
+        "id": table.id,
+        "status": table.status,
+        "players": [
+            {"seat": s.seat, "name": s.name, "kind": s.kind, "connected": table.connected(s.seat)}
+            for s in table.seats
+        ],
+        "sides": [[seat for seat in range(rules.players) if seat % rules.sides == side] for side in range(rules.sides)],
+        "target": rules.target,
+        "rules": rules.to_json(),
+        "hand": len(match.hands),
+        "scores": list(match.scores),
+        "minimums": [rules.minimum(score) for score in match.scores],
+        "results": [result.to_json() | {"totals": list(result.totals)} for result in match.results],
+        "winner": match.winner,
+        "log": [{"seat": seat, "move": str(move)} for seat, move in state.history],
+    }
+
+
+def view_json(table: Table, seat: int | None) -> dict[str, Any]:
+    """A seat's view without the history (the table's ``log`` holds it); a spectator's hides every hand."""
+    state = table.match.state
+    if seat is not None:
+        data = state.view(seat).to_json()
+        del data["history"]
+        return data
+    data = state.view(0).to_json()
+    del data["history"]
+    data["seat"] = None
+    data["hand"] = []
+    data["known"] = [[card_text(c) for c in range(NUM_CODES) for _ in range(state.known[s][c])]
+                     for s in range(state.players)]
+    return data
+
+
+def legal_json(table: Table, seat: int | None) -> tuple[list[str], bool]:
+    """The seat's legal moves when it is to act (at most :data:`MAX_LEGAL`), and whether more exist."""
+    state = table.match.state
+    if seat is None or state.is_over or state.to_act != seat:
+        return [], False
+    legal = state.legal_moves()
+    moves = [str(m) for m in islice(legal, MAX_LEGAL)]
+    return moves, len(legal) > MAX_LEGAL
+
+
+def state_message(table: Table, seat: int | None) -> dict[str, Any]:
+    """The ``state`` message for one connection."""
+    legal, more = legal_json(table, seat)
+    return {
+        "type": "state",
+        "state": table.state_id,
+        "table": table_json(table),
+        "view": view_json(table, seat),
+        "legal": legal,
+        "legal_more": more,
+    }
+
+
+def rules_from_request(preset: object, options: object, target: object) -> Rules:
+    """The rules of a table being created (``ValueError`` with one sentence when they are wrong)."""
+    if not isinstance(preset, str) or preset not in PRESETS:
+        raise ValueError(f"unknown preset {preset!r} (known: {', '.join(PRESETS)})")
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise ValueError("options must be an object of option names and values")
+    chosen = dict(options)
+    if target is not None:
+        if not isinstance(target, int) or isinstance(target, bool) or target not in TARGETS:
+            raise ValueError("target must be 1,000 to 10,000 in steps of 500")
+        chosen["target"] = target
+    elif "target" in chosen and chosen["target"] not in TARGETS:
+        raise ValueError("target must be 1,000 to 10,000 in steps of 500")
+    return Rules.from_preset(preset, **chosen)

@@ -1,0 +1,220 @@
+"""No message a seat receives ever shows a card it could not see at a real table.
+
+Random games are played over the websocket protocol with every human seat and a spectator
+connected.  Each connection keeps its own replay of the match from the seed (an oracle the
+server never shows), and every message it receives is checked two ways:
+
+* the ``view`` equals the engine's view of that seat at that state (the spectator's: the
+  public part), and ``legal`` equals the seat's legal moves;
+* every card named anywhere in the message (view, log, legal moves, errors) is one the seat
+  can see: its own hand, the pile, the melds, red threes, cards known from pile pickups, and
+  cards played in the public log.  Never the stock, never another hand.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the web tests need the web extra: pip install 'canasta[web]'")
+
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
+
+from canasta.cards import NUM_CODES, card_text
+from canasta.match import Match
+from canasta.rules import Rules
+from canasta.web.app import create_app
+
+CARD = re.compile(r"\b(?:[AKQJT98765432][SHDC]|JK)\b")
+Message = dict[str, Any]
+
+
+@dataclass
+class Seat:
+    """One connection and its private replay of the match."""
+
+    seat: int | None
+    ws: WebSocketTestSession
+    oracle: Match
+    latest: Message | None = None
+    seen: int = 0
+    checked: set[int] = field(default_factory=set)
+
+
+def visible_cards(oracle: Match, seat: int | None) -> set[str]:
+    """Every card the seat may see in the oracle's state, and cards in the public log."""
+    state = oracle.state
+    seen: set[int] = set(state.pile)
+    for side in state.melds:
+        for meld in side:
+            if meld is not None:
+                seen.update(meld)
+    for reds in state.red3:
+        seen.update(reds)
+    for other in range(state.players):
+        seen.update(c for c in range(NUM_CODES) if state.known[other][c])
+    if seat is not None:
+        seen.update(state.hand(seat))
+    texts = {card_text(c) for c in seen}
+    for _, move in state.history:
+        texts.update(CARD.findall(str(move)))
+    return texts
+
+
+def sync_oracle(conn: Seat, message: Message) -> None:
+    """Bring the connection's replay to the state the message shows (each state arrives in order)."""
+    table = message["table"]
+    oracle = conn.oracle
+    while len(oracle.hands) < table["hand"]:
+        assert not oracle.hands or oracle.state.is_over, "a new hand was dealt before the last one ended"
+        oracle.new_hand()
+    log = table["log"]
+    have = len(oracle.state.history)
+    assert [str(m) for _, m in oracle.state.history] == [e["move"] for e in log[:have]], "the log was rewritten"
+    for entry in log[have:]:
+        assert entry["seat"] == oracle.state.to_act
+        oracle.play(entry["move"])
+
+
+def check_message(conn: Seat, message: Message, sent: str = "") -> None:
+    """The message holds nothing the seat may not see (``sent``: the move text it answers)."""
+    allowed = visible_cards(conn.oracle, conn.seat) | set(CARD.findall(sent))
+    named = set(CARD.findall(json.dumps(message)))
+    assert named <= allowed, f"seat {conn.seat} was shown {sorted(named - allowed)} in {message['type']}"
+    if message["type"] != "state":
+        return
+    state = conn.oracle.state
+    if conn.seat is None:
+        expected = state.view(0).to_json()
+        expected["seat"], expected["hand"] = None, []
+        expected["known"] = [[card_text(c) for c in range(NUM_CODES) for _ in range(state.known[s][c])]
+                             for s in range(state.players)]
+    else:
+        expected = state.view(conn.seat).to_json()
+    del expected["history"]
+    assert message["view"] == expected
+    legal = [] if conn.seat is None or state.is_over or state.to_act != conn.seat else \
+        [str(m) for m in state.legal_moves()][:400]
+    assert message["legal"] == legal
+    assert set(message) == {"type", "state", "table", "view", "legal", "legal_more"}
+
+
+def receive(conn: Seat, sent: str = "") -> Message:
+    message: Message = conn.ws.receive_json()
+    conn.seen += 1
+    if message["type"] == "state":
+        sync_oracle(conn, message)
+        conn.latest = message
+    check_message(conn, message, sent)
+    return message
+
+
+def read_until_state(conn: Seat, state_id: int) -> Message:
+    while conn.latest is None or conn.latest["state"] < state_id:
+        receive(conn)
+    assert conn.latest["state"] == state_id
+    return conn.latest
+
+
+def waiting_for_human(message: Message, humans: set[int]) -> bool:
+    table = message["table"]
+    if table["status"] != "playing":
+        return True
+    return message["view"]["to_act"] in humans
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    db = Path(tmp_path_factory.mktemp("leaks")) / "leaks.sqlite3"
+    with TestClient(create_app(str(db), bot_delay=0)) as c:
+        yield c
+
+
+def play_table(client: TestClient, rules: Rules, kinds: list[str], seed: int, moves: int) -> Message:
+    """Play random legal moves at one table, every message checked; returns the last state seen."""
+    answer = client.post("/api/tables", json={"preset": rules.preset, "options": {"target": rules.target},
+                                               "seats": [{"kind": k} for k in kinds], "seed": seed})
+    assert answer.status_code == 201, answer.text
+    created = answer.json()
+    tid = created["table"]
+    humans = {s["seat"] for s in created["seats"] if s["kind"] == "human"}
+    rng = random.Random(seed)
+    tokens = {s["seat"]: s["link"].split("#")[1] for s in created["seats"] if s["link"]}
+    tokens[None] = created["spectator"]["link"].split("#")[1]
+    conns: dict[int | None, Seat] = {}
+    contexts = []
+    try:
+        for seat, token in tokens.items():
+            cm = client.websocket_connect(f"/ws/{tid}")
+            ws = cm.__enter__()
+            contexts.append(cm)
+            conn = Seat(seat, ws, Match(rules, [f"P{i}" for i in range(rules.players)], seed=seed, deal=False))
+            conns[seat] = conn
+            ws.send_json({"type": "hello", "token": token})
+            welcome = receive(conn)
+            assert welcome["type"] == "welcome" and welcome["seat"] == seat
+        anchor = conns[min(humans)]
+        current = anchor.latest or receive(anchor)
+        while not waiting_for_human(current, humans):
+            current = receive(anchor)
+        played = 0
+        while played < moves and current["table"]["status"] != "over":
+            sid = current["state"]
+            for conn in conns.values():
+                read_until_state(conn, sid)
+            if current["table"]["status"] == "hand_over":
+                actor, text, kind = anchor, "", "next"
+            else:
+                actor = conns[current["view"]["to_act"]]
+                assert actor.latest is not None
+                kind = "move"
+                if rng.random() < 0.05:  # a forged move (someone else's card, nonsense); it may happen to be legal
+                    text = rng.choice(["discard " + card_text(rng.randrange(NUM_CODES)), "meld KS KS KS KS", "pile",
+                                       "fly"])
+                else:
+                    text = rng.choice(actor.latest["legal"])
+            message = {"type": kind, "state": sid, "id": played}
+            if kind == "move":
+                message["move"] = text
+            actor.ws.send_json(message)
+            while (reply := receive(actor, sent=text))["type"] not in ("ack", "error"):
+                assert reply["type"] == "state", reply
+            if reply["type"] == "error":
+                assert reply["error"] in ("bad_move", "illegal_move") and text not in actor.latest["legal"]
+                continue
+            played += 1
+            current = actor.latest
+            while current is None or current["state"] < reply["state"] or not waiting_for_human(current, humans):
+                current = receive(actor)
+        return current
+    finally:
+        for cm in reversed(contexts):
+            cm.__exit__(None, None, None)
+
+
+@pytest.mark.parametrize(
+    ("preset", "kinds", "seed"),
+    [
+        ("classic", ["human"] * 4, 1),
+        ("classic", ["human", "basic", "human", "expert"], 2),
+        ("classic", ["human", "random", "random", "random"], 3),
+        ("two-player", ["human", "human"], 4),
+        ("three-player", ["human", "human", "basic"], 5),
+        ("five-player", ["human"] * 5, 6),
+        ("six-player", ["human", "basic"] * 3, 7),
+    ],
+)
+def test_random_games_never_show_a_seat_a_card_it_cannot_see(client: TestClient, preset: str, kinds: list[str],
+                                                             seed: int) -> None:
+    rules = Rules.from_preset(preset, target=2000)
+    last = play_table(client, rules, kinds, seed, moves=400)
+    assert last["state"] >= 400 or last["table"]["status"] == "over"
+    assert last["table"]["hand"] >= 2 or last["table"]["status"] == "over"
