@@ -201,8 +201,9 @@ class TableService:
             if state_id > table.state_id:
                 await self.catch_up(table)
             event = self._judge(table, seat, text, state_id)
-            if not await self.storage.append(table.id, event):
+            if not await self.storage.append(table.id, event):  # another server process moved first
                 await self.catch_up(table)
+                self.broadcast(table)
                 raise ProtocolError("stale_state", "another move was made first; look at the table again")
             table.apply(event)
             self.moves_committed += 1

@@ -1,0 +1,55 @@
+"""Two server processes on one database (SQLite file or PostgreSQL): a table moves on in either."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the web tests need the web extra: pip install 'canasta[web]'")
+
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
+
+from canasta.web.app import create_app
+
+
+Message = dict[str, Any]
+
+
+def until(ws: WebSocketTestSession, kinds: tuple[str, ...], states: list[Message] | None = None) -> Message:
+    while True:
+        message: dict[str, Any] = ws.receive_json()
+        if message["type"] == "state" and states is not None:
+            states.append(message)
+        if message["type"] in kinds:
+            return message
+
+
+def test_two_servers_share_one_database(storage_url: str) -> None:
+    with TestClient(create_app(storage_url, bot_delay=0)) as a, TestClient(create_app(storage_url, bot_delay=0)) as b:
+        created = a.post("/api/tables", json={"seats": [{"kind": "human"}] * 4, "seed": 9}).json()
+        table = created["table"]
+        tokens = [s["link"].split("#")[1] for s in created["seats"]]
+        with a.websocket_connect(f"/ws/{table}") as on_a:
+            on_a.send_json({"type": "hello", "token": tokens[1]})
+            until(on_a, ("welcome",))
+            first = until(on_a, ("state",))
+            assert first["view"]["to_act"] == 1
+            with b.websocket_connect(f"/ws/{table}") as on_b:  # server B loads the table from the database
+                on_b.send_json({"type": "hello", "token": tokens[1]})
+                until(on_b, ("welcome",))
+                seen = until(on_b, ("state",))
+                assert seen["state"] == first["state"] and seen["view"]["hand"] == first["view"]["hand"]
+                on_b.send_json({"type": "move", "move": "draw", "state": seen["state"]})
+                assert until(on_b, ("ack", "error"))["type"] == "ack"
+            # server A still holds the old state: its move is refused as stale, and it catches up
+            on_a.send_json({"type": "move", "move": "draw", "state": first["state"]})
+            states: list[dict[str, Any]] = []
+            refused = until(on_a, ("ack", "error"), states)
+            assert refused["error"] == "stale_state"
+            now = states[-1]
+            assert now["state"] == first["state"] + 1 and now["table"]["log"] == [{"seat": 1, "move": "draw"}]
+            discard = next(m for m in now["legal"] if m.startswith("discard"))
+            on_a.send_json({"type": "move", "move": discard, "state": now["state"]})
+            assert until(on_a, ("ack", "error"))["type"] == "ack"
