@@ -13,7 +13,6 @@ from starlette.testclient import WebSocketTestSession
 
 from canasta.web.app import create_app
 
-
 Message = dict[str, Any]
 
 
