@@ -14,7 +14,7 @@ $(VENV)/.play: pyproject.toml
 
 # The tests also need the test tools and the optional extras they exercise.
 $(VENV)/.test: $(VENV)/.play
-	$(BIN)/python -m pip install --quiet -e '.[web,test,ray]'
+	$(BIN)/python -m pip install --quiet -e '.[web,sheets,test,ray]'
 	@touch $@
 
 # `make play` serves the browser game on http://127.0.0.1:8000/ (PORT=... to change it).
@@ -25,6 +25,7 @@ play: $(VENV)/.play
 # Browser tests use Debian's Chromium; storage tests a real PostgreSQL (both installed when missing).
 test: $(VENV)/.test
 	@scripts/ensure-chromium.sh
+	@scripts/ensure-poppler.sh
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy --strict src/canasta
 	pg="$$(scripts/ensure-postgres.sh $(VENV)/pg)" && CANASTA_TEST_PG="$$pg" $(BIN)/python -m pytest

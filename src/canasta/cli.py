@@ -252,6 +252,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_arena)
+
+    from .score_command import register as register_score
+    from .sheets.command import register as register_sheets
+
+    register_sheets(sub)
+    register_score(sub)
     return parser
 
 

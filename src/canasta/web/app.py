@@ -17,6 +17,7 @@ from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Resp
 from fastapi.staticfiles import StaticFiles
 
 from .protocol import ProtocolError, dumps, parse_client_message, setup_message, state_message
+from .scorekeeper import router as scorekeeper_router
 from .storage import AsyncStorage, open_storage
 from .tables import HUMAN, Table, TableService
 
@@ -139,6 +140,7 @@ def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7) -> FastAPI:
                 service().broadcast(table)
             await conn.close()
 
+    app.include_router(scorekeeper_router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
 

@@ -1,0 +1,390 @@
+"""What the one-page rule sheet says, built from a :class:`Rules` object (no PDF library here).
+
+Every number comes from the rules, from :mod:`canasta.scoring`'s bonuses, from
+:data:`canasta.cards.KIND_VALUE` or from :mod:`canasta.rulebook`'s tables, so the sheet
+can never disagree with the engine.  The classic and two-player sheets carry both games
+side by side in one table (seed 002); the text below it holds for both.
+
+>>> from canasta.rules import Rules
+>>> [s.title for s in rule_sheet_sections(Rules())][:3]
+['Players, deal and turn', 'Card values', 'Melds']
+>>> [cell for row in first_meld_table(Rules()).rows for cell in row][-2:]
+['3,000 and up', '120']
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ..cards import BLACK_THREE, JOKER_KIND, KIND_VALUE, NATURAL_RANKS, TWO
+from ..errors import RulesError
+from ..rulebook import CANASTA_SIZE, MAX_WILD, command, has_partners, minimum_rows, options_changed, side_seats
+from ..rules import OPTION_NAMES, Rules
+from ..scoring import GOING_OUT, GOING_OUT_CONCEALED, MIXED_CANASTA, NATURAL_CANASTA, SideScore
+
+PAPERS: dict[str, tuple[float, float]] = {"letter": (612.0, 792.0), "a4": (595.28, 841.89)}
+"""Paper sizes in points (1/72 inch), portrait."""
+COMPANIONS = {"classic": "two-player", "two-player": "classic"}
+"""Presets whose sheet also shows the other game in the table at the top (seed 002: 2 players or 4)."""
+TABLE_FIELDS = ("preset", "players", "sides", "hand_size", "draw", "canastas_to_go_out")
+"""What may differ between the games of one sheet: the table at the top gives it for each."""
+MIN_MELD = 3
+MIN_NATURAL = 2
+
+
+@dataclass(frozen=True)
+class Para:
+    """A paragraph; ``**bold**`` marks words."""
+
+    text: str
+    small: bool = False
+    plain: bool = False  # no **bold** marks: the text is printed as it is (command lines hold "--")
+
+
+@dataclass(frozen=True)
+class Bullets:
+    """A list of short points."""
+
+    items: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Table:
+    """Rows of cells; the first row is a header when ``header``; ``widths`` are fractions of the width."""
+
+    rows: tuple[tuple[str, ...], ...]
+    widths: tuple[float, ...]
+    header: bool = True
+    mark: int | None = None  # a column to shade: the game this sheet is for
+
+
+Block = Para | Bullets | Table
+
+
+@dataclass(frozen=True)
+class Section:
+    """A titled part of the sheet."""
+
+    title: str
+    blocks: tuple[Block, ...]
+
+
+# -- the games of one sheet ------------------------------------------------------------------
+
+
+def companion(rules: Rules) -> Rules | None:
+    """The other game shown beside this one (two-player beside classic), with the same options, or None."""
+    name = COMPANIONS.get(rules.preset)
+    if name is None:
+        return None
+    try:
+        other = Rules.from_preset(name, **options_changed(rules))
+    except RulesError:
+        return None
+    same = dataclasses.replace(other, **{f: getattr(rules, f) for f in TABLE_FIELDS})
+    return other if same == rules else None
+
+
+def games(rules: Rules) -> list[Rules]:
+    """The games a sheet covers, fewest players first."""
+    other = companion(rules)
+    return sorted([rules] if other is None else [rules, other], key=lambda r: r.players)
+
+
+def _agreed(games_: Sequence[Rules], fact: Callable[[Rules], str]) -> str:
+    """A fact of the sheet's games: ``1 canasta`` when they agree, else ``2 canastas (2 players) or 1 ...``."""
+    values = {fact(r) for r in games_}
+    if len(values) == 1:
+        return values.pop()
+    return " or ".join(f"{fact(r)} ({r.players} players)" for r in games_)
+
+
+# -- facts -----------------------------------------------------------------------------------
+
+
+def plural(n: int, noun: str) -> str:
+    """``1 canasta``, ``2 canastas``."""
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
+
+
+def seating(rules: Rules) -> str:
+    """Who plays with whom: ``2 sides of 2, partners facing``."""
+    sizes = [len(seats) for seats in side_seats(rules)]
+    if rules.players == rules.sides:
+        return "each alone"
+    if rules.sit_out:
+        return (f"{rules.sides} sides of {' and '.join(str(s) for s in sizes)}; "
+                f"{plural(rules.sit_out, 'player')} of the larger sits out each hand, in turn")
+    if len(set(sizes)) == 1:
+        return f"{rules.sides} sides of {sizes[0]}, " + ("partners facing" if sizes[0] == 2 else "seated alternately")
+    return f"{rules.sides} sides of {' and '.join(str(s) for s in sizes)}, seated alternately"
+
+
+def asking(rules: Rules) -> str:
+    """Whether a player asks before going out."""
+    if not has_partners(rules):
+        return "your own call"
+    return "may ask partner (binding)" if rules.ask_partner else "nobody asks"
+
+
+def red_three_short(rules: Rules) -> str:
+    """``100 each; all four 800`` from ``Rules.red_three_points``."""
+    each = rules.red_three_points(1)
+    words = {4: "four", 5: "five", 6: "six"}
+    special = [f"{'all ' if n == rules.red_three_count else ''}{words.get(n, str(n))} {rules.red_three_points(n):,}"
+               for n in range(2, rules.red_three_count + 1) if rules.red_three_points(n) != each * n]
+    return "; ".join([f"{each:,} each", *special])
+
+
+def card_value_table() -> Table:
+    """Card values, highest first, from ``cards.KIND_VALUE``; red threes are a bonus."""
+    names = {TWO: "2", JOKER_KIND: "Joker", BLACK_THREE: "black 3"}
+    names |= {k: ("10" if ch == "T" else ch) for k, ch in enumerate(NATURAL_RANKS)}
+    by_value: dict[int, list[str]] = {}
+    for kind in (JOKER_KIND, TWO, *range(len(NATURAL_RANKS)), BLACK_THREE):
+        by_value.setdefault(KIND_VALUE[kind], []).append(names[kind])
+    rows = [(", ".join(kinds), f"{value:,}") for value, kinds in sorted(by_value.items(), reverse=True)]
+    return Table((("Card", "Points"), *rows), (0.72, 0.28))
+
+
+def first_meld_table(rules: Rules) -> Table:
+    """The first-meld minimum for each range of a side's total (``rulebook.minimum_rows``)."""
+    rows = [(span.replace(" to ", " – ").replace(" and more", " and up"), f"{minimum:,}")
+            for span, minimum in minimum_rows(rules)]
+    return Table((("Your side's total", "Minimum"), *rows), (0.62, 0.38))
+
+
+def game_table(rules: Rules) -> Table:
+    """The facts that depend on the number of players, one column per game of the sheet."""
+    covered = games(rules)
+    facts: list[tuple[str, Callable[[Rules], str]]] = [
+        ("Sides", seating),
+        ("Deal", lambda r: f"{r.hand_size} cards each"),
+        ("Each turn", lambda r: f"draw {r.draw}, discard 1"),
+        ("To go out", lambda r: plural(r.canastas_to_go_out, "canasta") + (" (your side)" if has_partners(r) else "")),
+        ("Going out", asking),
+        ("Target", lambda r: f"{r.target:,}"),
+    ]
+    header = ("", *(f"{r.players} players" for r in covered))
+    rows = [(label, *(fact(r) for r in covered)) for label, fact in facts]
+    widths = (0.25, 0.75) if len(covered) == 1 else (0.25, 0.34, 0.41)
+    return Table((header, *rows), widths, mark=covered.index(rules) + 1 if len(covered) > 1 else None)
+
+
+def example_score(rules: Rules) -> SideScore:
+    """Seed 000's worked example (1,315): canastas of kings and 9s, three aces, two red threes, going out."""
+    k, nine, ace, queen, six = (NATURAL_RANKS.index(c) for c in "K9AQ6")
+    v = KIND_VALUE
+    return SideScore(
+        natural_canastas=1, mixed_canastas=1, canasta_bonus=NATURAL_CANASTA + MIXED_CANASTA,
+        red_threes=2, red_three_points=rules.red_three_points(2), going_out=GOING_OUT,
+        melded=7 * v[k] + (5 * v[nine] + v[TWO] + v[JOKER_KIND]) + 3 * v[ace],
+        in_hand=v[queen] + v[six] + v[TWO],
+    )
+
+
+def example_text(rules: Rules) -> str:
+    """The worked example as a sum."""
+    s = example_score(rules)
+    k, nine, ace = (NATURAL_RANKS.index(c) for c in "K9A")
+    v = KIND_VALUE
+    parts = [NATURAL_CANASTA, MIXED_CANASTA, s.red_three_points, s.going_out, 7 * v[k],
+             5 * v[nine] + v[TWO] + v[JOKER_KIND], 3 * v[ace]]
+    return ("**Example:** natural canasta of 7 kings, mixed canasta of 9s (five 9s, a 2, a joker), three aces, "
+            "two red threes, going out; a Q, a 6 and a 2 left in hand: "
+            + " + ".join(f"{p:,}" for p in parts) + f" - {s.in_hand:,} = **{s.total:,}**.")
+
+
+def options_text(rules: Rules) -> str:
+    """Every option and its value; those set on top of the preset in bold."""
+    changed = options_changed(rules)
+
+    def value(v: object) -> str:
+        return str(v).lower() if isinstance(v, bool) else f"{v:,}" if isinstance(v, int) else str(v)
+
+    parts = [f"**{n} {value(getattr(rules, n))}**" if n in changed else f"{n} {value(getattr(rules, n))}"
+             for n in OPTION_NAMES]
+    return f"**{rules.preset}:** " + " · ".join(parts) + "."
+
+
+def sheet_command(rules: Rules) -> str:
+    """The command line that prints this sheet."""
+    return command(rules).replace("canasta rules ", "canasta sheets --preset ", 1)
+
+
+# -- sections ---------------------------------------------------------------------------------
+
+
+def _setup(rules: Rules, covered: Sequence[Rules]) -> Section:
+    d = rules.decks
+    covered_by = "a wild card, a red three or a black three" if rules.black_three_upcard == "cover" \
+        else "a wild card or a red three"
+    black = ("A black three upcard is covered the same way." if rules.black_three_upcard == "cover"
+             else "A black three upcard stays on top: the first player may not take the pile.")
+    draw = _agreed(covered, lambda r: plural(r.draw, "card"))
+    return Section("Players, deal and turn", (
+        game_table(rules),
+        Para(f"{d} decks and {2 * d} jokers, {rules.deck_size} cards. **Jokers and 2s are wild;** natural cards "
+             "are 4 up to A; threes are neither. Deal one at a time, clockwise from the dealer's left; the deal "
+             "passes left. The next card, face up, starts the discard pile; the rest is the stock. While the "
+             f"upcard is {covered_by}, turn the next card onto it: the pile is frozen. {black}"),
+        Para(f"**Your turn:** draw {draw} from the stock, or take the whole discard pile; meld as you like; "
+             "discard 1 card (from your hand, never from a meld). Going out by melding every card needs no "
+             "discard."),
+    ))
+
+
+def _cards(rules: Rules) -> Section:
+    table = card_value_table()
+    return Section("Card values", (Table((*table.rows, ("Red 3: a bonus", red_three_short(rules))),
+                                         (0.5, 0.5)),))
+
+
+def _melds(rules: Rules, covered: Sequence[Rules]) -> Section:
+    limit = f"at most {MAX_WILD} wild" + (", never more wild than natural" if rules.wilds_at_most_naturals else "")
+    wild = ("A meld of wild cards only (2s and jokers) is allowed; a side that has one puts no more wild cards "
+            "in its other melds." if rules.wild_card_melds
+            else "Wild cards never meld alone: each stands for a card of its meld's rank.")
+    share = "Partners share their melds; " if any(has_partners(r) for r in covered) else ""
+    return Section("Melds", (Bullets((
+        f"{MIN_MELD} or more cards of one rank, 4 up to A: at least {MIN_NATURAL} natural, {limit}.",
+        wild,
+        f"One meld of each rank per side: more cards of that rank join it. {share}never add to another "
+        "side's melds.",
+        "Black threes: only when going out, 3 or 4 of them, no wild cards. Red threes are never melded.",
+    )),))
+
+
+def _canastas(rules: Rules) -> Section:
+    rows: list[tuple[str, str]] = [("Natural: no wild card", f"{NATURAL_CANASTA:,}"),
+                                   (f"Mixed: 1 to {MAX_WILD} wild cards", f"{MIXED_CANASTA:,}")]
+    if rules.wild_card_melds:
+        rows.append(("Wild cards only", f"{rules.wild_canasta_bonus:,}"))
+    return Section("Canastas", (
+        Para(f"A meld of **{CANASTA_SIZE} or more cards** (at least {CANASTA_SIZE - MAX_WILD} natural)."),
+        Table((("Canasta", "Bonus"), *rows), (0.7, 0.3)),
+        Para("Natural cards may still be added. A wild card added to a natural canasta makes it mixed; it is "
+             "counted as it stands when the hand ends."),
+    ))
+
+
+def _first_meld(rules: Rules) -> Section:
+    return Section("First meld minimum", (
+        first_meld_table(rules),
+        Para("A side's total at the start of the hand sets it. **Card values only,** never bonuses, in one "
+             "move: several melds may be laid together. With the pile, its top card counts, the rest does not. "
+             "Once the side has melded, no minimum again that hand."),
+    ))
+
+
+def _pile(rules: Rules) -> Section:
+    items = ["Meld its top card at once, then take **all** the rest into your hand."]
+    if not rules.pile_always_frozen:
+        if rules.two_naturals_to_take:
+            items.append("**Not frozen:** still only with 2 natural cards of its rank from your hand "
+                         "(wild cards may join them).")
+        else:
+            items.append("**Not frozen:** with a natural pair of its rank, or a natural and a wild card, or "
+                         "onto your side's meld of that rank.")
+        if rules.no_pile_for_finished_canasta:
+            items[-1] += " Not just to add it to a finished canasta."
+        freezers = ["a wild card", "a red three"] + (["a black three"] if rules.black_three_freezes else [])
+        items.append(f"**Frozen** for a side that has not melded, and for everyone while the pile holds "
+                     f"{', '.join(freezers[:-1])} or {freezers[-1]}; it stays frozen until taken.")
+    else:
+        items.append("At this table the pile is **always frozen**.")
+    items += [
+        "To take a frozen pile you need a **natural pair** of the top card's rank from your hand; no wild card, "
+        "and not onto a meld (the pair and the top card join your meld of that rank).",
+        "A wild card or a black three on top blocks it; a black three only for the next player.",
+        "With 1 card in hand you may not take a pile of 1 card.",
+    ]
+    return Section("Taking the discard pile", (Bullets(tuple(items)),))
+
+
+def _threes(rules: Rules) -> Section:
+    when = "right after the deal" if rules.red_threes_at_deal else "at the start of your first turn"
+    black = "**Black three** on top: the next player may not take the pile"
+    black += "; it also freezes the pile." if rules.black_three_freezes else "."
+    return Section("Red and black threes", (Bullets((
+        f"**Red three** dealt: lay it out and replace it {when}. Drawn: lay it out and replace it at once. "
+        "Taken with the pile: laid out, not replaced.",
+        f"Worth {red_three_short(rules)}, but they count **against** a side with no meld when the hand ends.",
+        "Last card of the stock a red three: lay it out; the hand ends at once.",
+        black,
+    )),))
+
+
+def _going_out(rules: Rules, covered: Sequence[Rules]) -> Section:
+    need = _agreed(covered, lambda r: plural(r.canastas_to_go_out, "canasta"))
+    items = [f"Meld or discard your last card once your side has **{need}**; the last may be finished that "
+             "turn. Until then keep a card: no meld or pile may leave you fewer than 2 cards."]
+    if any(has_partners(r) and r.ask_partner for r in covered):
+        items.append("\"Partner, may I go out?\": ask after drawing, before melding, when you could go out; after "
+                     "yes you must go out, after no you may not.")
+    if rules.concealed_bonus:
+        items.append(f"**Concealed:** your whole hand in one turn, with a canasta, nothing melded before: "
+                     f"{GOING_OUT_CONCEALED} instead of {GOING_OUT}. After drawing, it needs no first-meld "
+                     "minimum.")
+    else:
+        items.append(f"Concealed or not, going out scores {GOING_OUT}. Going out concealed after drawing needs "
+                     "no first-meld minimum.")
+    if rules.pile_always_frozen or rules.two_naturals_to_take:
+        forced = "No stock left: nobody must take the pile; "
+    else:
+        unless = " (unless that meld is a finished canasta)" if rules.no_pile_for_finished_canasta else ""
+        forced = ("No stock left: you must take the pile when its top card goes onto your side's meld and it is "
+                  f"not frozen{unless}; ")
+    items.append(forced + "otherwise a draw ends the hand, and nobody scores for going out.")
+    return Section("Going out", (Bullets(tuple(items)),))
+
+
+def _scoring(rules: Rules, covered: Sequence[Rules]) -> Section:
+    rows: list[tuple[str, str]] = [("Natural canasta", f"{NATURAL_CANASTA:,}"),
+                                   ("Mixed canasta", f"{MIXED_CANASTA:,}")]
+    if rules.wild_card_melds:
+        rows.append(("Canasta of wild cards", f"{rules.wild_canasta_bonus:,}"))
+        if rules.unfinished_wild_meld_penalty:
+            rows.append(("Unfinished wild meld", f"-{rules.unfinished_wild_meld_penalty:,}"))
+    rows.append(("Red threes", red_three_short(rules)))
+    rows.append(("Going out", f"{GOING_OUT:,}"))
+    if rules.concealed_bonus:
+        rows.append(("Going out concealed", f"{GOING_OUT_CONCEALED:,}"))
+    rows += [("Cards melded", "+ their points"), ("Cards left in hand", "- their points")]
+    target = _agreed(covered, lambda r: f"{r.target:,}")
+    several = "both" if rules.sides == 2 else "several"
+    blocks: list[Block] = [
+        Table((("Each hand", "Points"), *rows), (0.55, 0.45)),
+        Para("Cards left in hand count against the side even when they would meld. Hand and match totals may "
+             "be below 0."),
+    ]
+    if rules.canastas_to_go_out <= 2:
+        blocks.append(Para(example_text(rules)))
+    blocks.append(Para(f"**The first side to {target}** at the end of a hand wins; if {several} reach it, the "
+                       "higher total; if tied, play another hand."))
+    return Section("Scoring", tuple(blocks))
+
+
+def _options(rules: Rules) -> Section:
+    return Section("Options in force", (Para(options_text(rules), small=True),
+                                        Para(f"Printed by: {sheet_command(rules)}", small=True, plain=True)))
+
+
+def rule_sheet_sections(rules: Rules) -> list[Section]:
+    """The sections of the rule sheet, in reading order."""
+    covered = games(rules)
+    return [
+        _setup(rules, covered), _cards(rules), _melds(rules, covered), _canastas(rules), _first_meld(rules),
+        _pile(rules), _threes(rules), _going_out(rules, covered), _scoring(rules, covered), _options(rules),
+    ]
+
+
+def rule_sheet_title(rules: Rules) -> tuple[str, str]:
+    """The sheet's title and the line under it."""
+    covered = games(rules)
+    players = " or ".join(str(r.players) for r in covered)
+    return ("Canasta: the rules at a glance",
+            f"{rules.preset} · {players} players · {rules.decks} decks and {2 * rules.decks} jokers, "
+            f"{rules.deck_size} cards · game to {rules.target:,}")
