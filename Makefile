@@ -9,12 +9,12 @@ BIN    := $(VENV)/bin
 $(VENV)/.play: pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[web]'
+	$(BIN)/python -m pip install --quiet -e '.[web,tui]'
 	@touch $@
 
 # The tests also need the test tools and the optional extras they exercise.
 $(VENV)/.test: $(VENV)/.play
-	$(BIN)/python -m pip install --quiet -e '.[web,sheets,test,ray]'
+	$(BIN)/python -m pip install --quiet -e '.[web,sheets,tui,test,ray]'
 	@touch $@
 
 # `make play` serves the browser game on http://127.0.0.1:8000/ (PORT=... to change it).

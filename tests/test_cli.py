@@ -303,7 +303,7 @@ def test_play_in_terminal_refuses_bad_seats() -> None:
 
 def test_play_command_with_four_bots(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO("\n" * 200))
-    code = main(["play", "--seats", "basic,basic,basic,basic", "--seed", "3", "--target", "1000"])
+    code = main(["play", "--plain", "--seats", "basic,basic,basic,basic", "--seed", "3", "--target", "1000"])
     out, err = capsys.readouterr()
     assert code == 0
     assert out.rstrip("\n").splitlines()[-1].endswith("wins the match.")

@@ -219,3 +219,31 @@ def test_record_with_a_seat_out_of_range_raises_position_error() -> None:
     record = {"rules": "classic", "hands": [{"dealer": 9, "deck": DECK, "moves": []}]}
     with pytest.raises(PositionError, match="seat"):
         Match.from_record(record)
+
+
+def test_a_replayed_record_deals_the_next_hand_as_the_unbroken_match_would() -> None:
+    rules = Rules.from_preset("classic", target=10000)
+    whole = Match(rules, seed=12)
+    play_match_hands(whole, 12, hands=1)
+    replayed = Match.from_record(whole.to_record())
+    whole.new_hand()
+    replayed.new_hand()
+    assert whole.hands[-1]["deck"] == replayed.hands[-1]["deck"]
+    assert whole.hands[0]["deck"] != whole.hands[1]["deck"]
+
+
+def test_a_record_whose_deck_is_not_a_list_is_one_line() -> None:
+    record = Match(seed=3).to_record()
+    record["hands"][0]["deck"] = 7
+    with pytest.raises(PositionError, match="the deck is a list of cards"):
+        Match.from_record(record)
+
+
+def play_match_hands(match: Match, seed: int, hands: int) -> None:
+    bots = [make_bot("basic", random.Random(seed + i)) for i in range(match.rules.players)]
+    for number in range(hands):
+        if number:
+            match.new_hand()
+        state = match.state
+        while not state.is_over:
+            match.play(bots[state.to_act].choose(state.view(state.to_act), list(state.legal_moves())))

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from .errors import CanastaError
 from .rules import OPTION_NAMES, PRESETS, Rules
+from .score_command import register as register_score
+from .sheets.command import register as register_sheets
+from .tui.command import register as register_tui
 
 
 class UsageError(Exception):
@@ -108,15 +110,6 @@ def cmd_soak(args: argparse.Namespace) -> int:
     return 0 if report["failures"] == 0 else 1
 
 
-def cmd_play(args: argparse.Namespace) -> int:
-    from .terminal import play_in_terminal
-
-    rules = rules_from_args(args.preset, args.set, args.target)
-    seats = [s.strip() for s in args.seats.split(",")] if args.seats else None
-    seed = args.seed if args.seed is not None else random.randrange(2**31)
-    return play_in_terminal(rules, seats, seed)
-
-
 def cmd_rules(args: argparse.Namespace) -> int:
     from .rulebook import rules_text
 
@@ -187,13 +180,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
                        help="change one rules option (repeatable)")
 
-    p = sub.add_parser("play", help="play a match in the terminal against computer players")
-    rules_args(p)
-    p.add_argument("--seats", help='who sits where, e.g. "you,expert,expert,expert" '
-                                   "(computer players: random, basic, expert, search, search:200)")
-    p.add_argument("--seed", type=int, help="seed of the shuffles")
-    p.add_argument("--target", type=int, help="points to win the match")
-    p.set_defaults(func=cmd_play)
+    register_tui(sub)  # play (full screen, or --plain) and replay
 
     p = sub.add_parser("serve", help="serve the browser game (needs the web extra)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
@@ -252,9 +239,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_arena)
-
-    from .score_command import register as register_score
-    from .sheets.command import register as register_sheets
 
     register_sheets(sub)
     register_score(sub)

@@ -61,10 +61,7 @@ class Match:
         if self.hands:
             self.dealer = (self.dealer + 1) % self.rules.players
         if deck is None:
-            cards = [c for c in range(52) for _ in range(self.rules.decks)] + [52] * (2 * self.rules.decks)
-            cards.sort()
-            self._rng.shuffle(cards)
-            deck = cards
+            deck = self._shuffle()
         sitting_out = (2 * (len(self.hands) % 3)) if self.rules.sit_out else None  # side 0 in turn
         self.state = GameState.deal(self.rules, self.dealer, self.scores, deck, sitting_out=sitting_out)
         entry: dict[str, Any] = {"dealer": self.dealer, "deck": [card_text(c) for c in deck], "moves": []}
@@ -73,6 +70,13 @@ class Match:
         self.hands.append(entry)
         self._after_move()
         return self.state
+
+    def _shuffle(self) -> list[int]:
+        """The next deck from the match's seeded shuffles."""
+        cards = [c for c in range(52) for _ in range(self.rules.decks)] + [52] * (2 * self.rules.decks)
+        cards.sort()
+        self._rng.shuffle(cards)
+        return cards
 
     def play(self, move: Move | str) -> Move:
         """Check and apply a move of the current hand; scores the hand when it ends."""
@@ -160,6 +164,10 @@ class Match:
                 raise PositionError(f"hand {number}: the deal passes left, to seat {expected}")
             if match.is_over:
                 raise PositionError(f"hand {number}: the match was already won")
+            if not isinstance(deck_text, list):
+                raise PositionError(f"hand {number} of the record: the deck is a list of cards")
+            if match.seed is not None:
+                match._shuffle()  # keep the seeded shuffles in step, so the next hand deals as it would have
             match.new_hand(deck_from_text(deck_text))
             moves = hand.get("moves", [])
             if not isinstance(moves, list):

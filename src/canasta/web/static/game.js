@@ -31,6 +31,7 @@ const ui = {
   highlight: new Set(), // cards a hint or a pile choice points at ("KD#0")
   hintFor: null, // state id the highlight belongs to
   choosing: false, // the pile chooser is open
+  choiceMoves: null, // moves offered in the chooser instead of the pile moves (where wild cards go)
   pingTimer: null,
   helloPending: false, // hello sent on this connection, no welcome yet
   wasMyTurn: false,
@@ -162,7 +163,9 @@ function onError(message) {
   }
   let text = message.message || message.error || "refused";
   if (message.error === "stale_state") text = "The table moved on before your move arrived; look again and retry.";
-  const shown = what && what !== "hint" && what !== "next" ? `${text} (${what})` : text;
+  // The engine's reason for an illegal move already ends with the move itself.
+  const named = message.error === "illegal_move" || what === "hint" || what === "next";
+  const shown = what && !named ? `${text} (${what})` : text;
   setStatus(shown, "error");
 }
 
@@ -491,14 +494,17 @@ function renderCenter(msg) {
 function renderPileChoices(msg) {
   const box = $("pile-choices");
   box.replaceChildren();
-  const moves = (msg.legal || []).filter((m) => actionOf(m) === "pile");
+  const legal = msg.legal || [];
+  const offered = ui.choiceMoves ? ui.choiceMoves.filter((m) => legal.includes(m)) : [];
+  const moves = offered.length ? offered : legal.filter((m) => actionOf(m) === "pile");
   if (!ui.choosing || !myTurn(msg) || !moves.length) {
     ui.choosing = false;
+    ui.choiceMoves = null;
     box.hidden = true;
     return;
   }
   box.hidden = false;
-  box.append(el("p", "choices-title", "Take the pile with:"));
+  box.append(el("p", "choices-title", actionOf(moves[0]) === "pile" ? "Take the pile with:" : "Meld:"));
   for (const move of moves) {
     const button = el("button", "choice");
     button.type = "button";
@@ -825,9 +831,34 @@ function doMeld() {
     setStatus("Select the cards to meld first.", "error");
     return;
   }
-  const built = buildGroups(cards);
-  if (built.error) setStatus(built.error, "error");
-  else sendMove("meld " + built.groups.join(", "));
+  sendBuilt("meld", buildGroups(cards), cards);
+}
+
+/** The legal moves of `action` that lay exactly these cards (any grouping). */
+function legalWithCards(action, cards) {
+  const wanted = sortCards([...cards]).join(" ");
+  return ((ui.last && ui.last.legal) || []).filter(
+    (m) => actionOf(m) === action && sortCards(cardsInText(m)).join(" ") === wanted,
+  );
+}
+
+/**
+ * Send the move built from the selection; when the page cannot tell where the wild
+ * cards go (several ranks selected), use the legal moves with exactly these cards.
+ */
+function sendBuilt(action, built, cards) {
+  if (!built.error) {
+    sendMove(action + " " + built.groups.join(", "));
+    return;
+  }
+  const matches = legalWithCards(action, cards);
+  if (matches.length === 1) sendMove(matches[0]);
+  else if (matches.length > 1) {
+    ui.choosing = true;
+    ui.choiceMoves = matches;
+    renderPileChoices(ui.last);
+    setStatus("Choose where your wild cards go.", "info");
+  } else setStatus(built.error, "error");
 }
 
 function onMeldClick(rank) {
@@ -849,9 +880,7 @@ function doPile() {
   const top = pile.length ? pile[pile.length - 1] : null;
   if (cards.length) {
     // The top card is implied: name only the cards from the hand.
-    const built = buildGroups(cards, { fallbackRank: top && !isWild(top) ? rankOf(top) : null });
-    if (built.error) setStatus(built.error, "error");
-    else sendMove("pile " + built.groups.join(", "));
+    sendBuilt("pile", buildGroups(cards, { fallbackRank: top && !isWild(top) ? rankOf(top) : null }), cards);
     return;
   }
   const moves = (msg.legal || []).filter((m) => actionOf(m) === "pile");
@@ -972,7 +1001,14 @@ function start() {
   $("move-form").addEventListener("submit", onTypedMove);
   document.addEventListener("keydown", onKey);
   // Another seat's link for this table changes only the fragment: start over with it.
-  window.addEventListener("hashchange", () => location.reload());
+  window.addEventListener("hashchange", () => {
+    if (location.hash.length > 20) location.reload();
+  });
+  document.querySelector(".skip-link").addEventListener("click", (event) => {
+    event.preventDefault();
+    const card = document.querySelector("#hand .card");
+    if (card) card.focus();
+  });
   let four = false;
   try {
     four = localStorage.getItem("canasta:four-colour") === "1";

@@ -1,0 +1,536 @@
+"""The full-screen Canasta table (``canasta play``): Textual app, keyboard play, hot seat.
+
+The table is drawn only from ``state.view(seat)`` of one person's seat: the one to act, or
+the last one who did.  With several people at one screen, a cover hides the table before
+each person's turn, and the hand stays hidden while it is anyone else's turn.  Computer
+players move after a short pause (``bot_delay``; 0 moves them at once, as the tests do).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import ClassVar
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.events import Resize
+from textual.screen import Screen
+from textual.widgets import Static
+
+from ..cards import KIND, NUM_NATURAL, card_text
+from ..errors import CanastaError
+from ..hints import hint
+from ..moves import PILE, Move
+from ..views import View
+from .scoresheet import log_lines, match_sheets
+from .selection import group_texts, rank_words, wild_rank_choices
+from .session import Session, SessionError, default_save_path
+from .table import Line, card_label, hand_lines, pile_line, players_lines, pretty_move, rows, side_lines
+from .widgets import ChoiceScreen, CoverScreen, PromptScreen, QuitScreen, TextScreen, to_text
+
+KEYS: list[Line] = [
+    [("←→", "bold"), (" cursor  ", ""), ("space", "bold"), (" select  ", ""), ("esc", "bold"), (" clear  ", ""),
+     ("d", "bold"), (" draw  ", ""), ("p", "bold"), (" pile  ", ""), ("m", "bold"), (" meld  ", ""),
+     ("x", "bold"), (" discard  ", ""), ("a", "bold"), (" ask", "")],
+    [("y n", "bold"), (" answer  ", ""), ("?", "bold"), (" hint  ", ""), (":", "bold"), (" type a move  ", ""),
+     ("L", "bold"), (" log  ", ""), ("s", "bold"), (" scores  ", ""), ("S", "bold"), (" save  ", ""),
+     ("q", "bold"), (" quit", "")],
+]
+
+PHASE_PROMPTS = {
+    "draw": "draw (d) or take the pile (p)",
+    "play": "meld (m) or discard (x)",
+}
+
+
+class TableScreen(Screen[None]):
+    """The table, the hand and the keys of the person whose turn it is."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left,h", "cursor(-1)", "left", show=False),
+        Binding("right,l", "cursor(1)", "right", show=False),
+        Binding("home", "cursor_to(0)", show=False),
+        Binding("end", "cursor_to(-1)", show=False),
+        Binding("space", "select_card", "select", show=False),
+        Binding("escape", "clear", "clear", show=False),
+        Binding("d", "draw", "draw", show=False),
+        Binding("p", "pile", "take the pile", show=False),
+        Binding("m", "meld", "meld", show=False),
+        Binding("x", "discard", "discard", show=False),
+        Binding("a", "simple('ask')", "ask", show=False),
+        Binding("y", "simple('yes')", "yes", show=False),
+        Binding("n", "simple('no')", "no", show=False),
+        Binding("question_mark", "hint", "hint", show=False),
+        Binding("colon,slash", "type_move", "type a move", show=False),
+        Binding("L", "log", "log", show=False),
+        Binding("s", "scores", "scores", show=False),
+        Binding("S", "save", "save", show=False),
+        Binding("q", "quit_table", "quit", show=False),
+        Binding("enter", "enter", "next", show=False),
+    ]
+    DEFAULT_CSS = """
+    TableScreen { padding: 0 1; }
+    TableScreen > Static { height: auto; }
+    #header { background: $primary-darken-2; color: $text; text-style: bold; }
+    #keys { dock: bottom; color: $text-muted; }
+    #status { color: $text; }
+    """
+
+    def __init__(self, session: Session, bot_delay: float = 0.4, save_path: str | None = None) -> None:
+        super().__init__()
+        self.session = session
+        self.bot_delay = bot_delay
+        self.save_path = save_path or default_save_path(session.seed)
+        humans = session.humans
+        self.hot_seat = len(humans) > 1
+        self.viewer = humans[0] if humans else 0
+        self.revealed: int | None = humans[0] if len(humans) == 1 else None  # whose hand shows
+        self.last_human: int | None = None  # the last person whose hand showed (hot seat)
+        self.cursor = 0
+        self.selected: set[int] = set()
+        self.message: Line = []
+        self.shown: View | None = None  # the view the table was last drawn from
+        self.drawn: dict[str, list[Line]] = {}  # each line widget's last content
+        self._covering = False
+        self._bot_waiting = False
+        self._sheet_for = 0  # the hand whose score sheet was shown at its end
+
+    # -- layout ---------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        """Header, sides, pile, players, hand, status, recent moves, keys."""
+        for name in ("header", "sides", "pile", "players", "hand-title", "hand", "status", "recent"):
+            yield Static(id=name)
+        yield Static(to_text(KEYS), id="keys")
+
+    def on_mount(self) -> None:
+        """Deal with whoever is to move first."""
+        self.advance()
+
+    def on_resize(self, event: Resize) -> None:
+        """Lines wrap to the new width."""
+        if self.shown is not None:
+            self.redraw()
+
+    @property
+    def hand(self) -> tuple[int, ...]:
+        """The revealed player's sorted hand, or nothing."""
+        if self.revealed is None:
+            return ()
+        return tuple(sorted(self.session.state.hand(self.revealed)))
+
+    def selected_cards(self) -> list[int]:
+        """The cards selected, in hand order."""
+        hand = self.hand
+        return [hand[i] for i in sorted(self.selected) if i < len(hand)]
+
+    def _set(self, widget: str, lines: list[Line]) -> None:
+        self.drawn[widget] = lines
+        self.query_one(f"#{widget}", Static).update(to_text(lines))
+
+    def redraw(self) -> None:
+        """Draw everything from the viewer's view (the hand only when revealed)."""
+        s = self.session
+        state = s.state
+        view = state.view(self.viewer)
+        self.shown = view
+        width = max(20, self.size.width - 2)
+        names = s.names
+        mine = view.side if s.humans else None
+        rules = view.rules
+        header = f"Canasta · {rules.preset} · hand {s.hand_number} · to {rules.target:,} · seed {s.seed}"
+        parts: dict[str, list[Line]] = {
+            "header": [[(header, "")]],
+            "sides": side_lines(view, names, width, mine),
+            "pile": [pile_line(view, mine)],
+            "players": players_lines(view, names, width),
+        }
+        hand = self.hand
+        self.cursor = max(0, min(self.cursor, len(hand) - 1))
+        self.selected = {i for i in self.selected if i < len(hand)}
+        if self.revealed is None:
+            title: Line = [("Hand hidden", "bold"), ("  (it shows on its owner's turn)" if s.humans else "", "dim")]
+            parts["hand"] = []
+        else:
+            title = [(f"{names[self.revealed]}'s hand" if self.hot_seat else "Your hand", "bold"),
+                     (f" · {len(hand)} card{'s' if len(hand) != 1 else ''}", "")]
+            chosen = self.selected_cards()
+            if chosen:
+                title.append(("  selected: " + " ".join(card_label(c) for c in chosen), "bold yellow"))
+            if view.sitting_out == self.revealed:
+                title.append(("  (you sit out this hand)", "dim"))
+            parts["hand"] = hand_lines(hand, self.cursor, frozenset(self.selected), width)
+        parts["hand-title"] = [title]
+        parts["status"] = ([self.message] if self.message else []) + [self.prompt()]
+        # Fit the screen: melds go compact, then the recent moves give way.
+        budget = self.size.height - 2
+        if sum(rows(lines, width) for lines in parts.values()) > budget:
+            parts["sides"] = side_lines(view, names, width, mine, meld_lines=1)
+        spare = budget - sum(rows(lines, width) for lines in parts.values())
+        parts["recent"] = self.recent(view, min(2, spare), width)
+        for name, lines in parts.items():
+            self._set(name, lines)
+
+    def prompt(self) -> Line:
+        """What happens now, in words."""
+        s = self.session
+        state = s.state
+        names = s.names
+        if state.is_over:
+            if s.match.is_over:
+                return [("The match is over. s: the score sheet · S: save · q: leave", "bold")]
+            return [("The hand is over. Enter: the next hand · s: the score sheet", "bold")]
+        seat = state.to_act
+        if seat in s.bots:
+            return [(f"{names[seat]} is playing…", "dim")]
+        if seat != self.revealed:
+            return [(f"Pass the screen to {names[seat]}.", "bold")]
+        if state.phase == "answer":
+            return [(f"{names[state.turn]} asks you: may I go out? ", "bold green"), ("y", "bold"), (" yes · ", ""),
+                    ("n", "bold"), (" no", "")]
+        who = f"{names[seat]}, your turn" if self.hot_seat else "Your turn"
+        return [(f"{who}: ", "bold green"), (PHASE_PROMPTS.get(state.phase, state.phase), "")]
+
+    def recent(self, view: View, lines: int, width: int) -> list[Line]:
+        """The moves since the viewer last moved, newest last, as many as fit in ``lines`` rows."""
+        history = view.history
+        start = max((i + 1 for i, (seat, _) in enumerate(history) if seat == view.seat), default=0)
+        moves = [f"{self.session.names[seat]}: {pretty_move(text)}" for seat, text in history[start:]]
+        if not moves or lines <= 0:
+            return []
+        text = " · ".join(moves)
+        limit = lines * width - 6 - 12 * (lines - 1)  # room for "Last: " and words that wrap early
+        while len(text) > limit and len(moves) > 1:
+            moves.pop(0)
+            text = "… " + " · ".join(moves)
+        return [[("Last: ", "dim"), (text[:limit], "")]]
+
+    def say(self, text: str, style: str = "") -> None:
+        """Show a message above the prompt."""
+        self.message = [(pretty_move(text), style)]
+        self.redraw()
+
+    # -- the flow of play ---------------------------------------------------------------
+
+    def advance(self) -> None:
+        """Let computer players move (at once, or one per pause), then hand over to a person."""
+        s = self.session
+        if self.bot_delay <= 0:
+            while s.bot_to_act() is not None:
+                s.play(s.bot_choice())
+        state = s.state
+        if state.is_over:
+            if self.hot_seat:
+                self.revealed = None
+            self.redraw()
+            if self._sheet_for != s.hand_number:
+                self._sheet_for = s.hand_number
+                self.show_sheet(at_end=True)
+            return
+        seat = state.to_act
+        if seat in s.bots:
+            if self.hot_seat:
+                self.revealed = None
+            self.redraw()
+            if not self._bot_waiting:
+                self._bot_waiting = True
+                self.set_timer(self.bot_delay, self._bot_turn)
+            return
+        self.viewer = seat
+        if self.hot_seat and self.last_human != seat:
+            self.revealed = None
+            self.redraw()
+            self.cover(seat)
+            return
+        self._reveal(seat)
+
+    async def _bot_turn(self) -> None:
+        """One computer player's move, chosen in a thread so the screen stays live."""
+        s = self.session
+        seat = s.bot_to_act()
+        if seat is None:
+            self._bot_waiting = False
+            return
+        state = s.state
+        view, moves = state.view(seat), list(state.legal_moves())
+        move = await asyncio.to_thread(s.bots[seat].choose, view, moves)
+        self._bot_waiting = False
+        if s.state is state and s.bot_to_act() == seat and len(state.history) == len(view.history):
+            s.play(move)
+        self.advance()
+
+    def cover(self, seat: int) -> None:
+        """Hide the table until ``seat``'s player says they alone look."""
+        if self._covering:
+            return
+        self._covering = True
+
+        def reveal(_: None) -> None:
+            self._covering = False
+            self.selected.clear()
+            self.message = []
+            if self.session.state.to_act == seat and not self.session.state.is_over:
+                self._reveal(seat)
+            else:
+                self.advance()
+
+        self.app.push_screen(CoverScreen(self.session.names[seat]), reveal)
+
+    def _reveal(self, seat: int) -> None:
+        self.revealed = self.last_human = seat
+        self.viewer = seat
+        self.redraw()
+
+    def my_turn(self) -> bool:
+        """True when a person at this screen may move now (their hand showing)."""
+        state = self.session.state
+        return not state.is_over and state.to_act == self.revealed and state.to_act not in self.session.bots
+
+    def not_my_turn(self) -> bool:
+        """Say so when no person at this screen may move now."""
+        state = self.session.state
+        if state.is_over:
+            self.say("The hand is over: press Enter for the next hand.", "bold yellow")
+        elif not self.my_turn():
+            self.say(f"It is {self.session.names[state.to_act]}'s turn.", "bold yellow")
+        else:
+            return False
+        return True
+
+    def play(self, move: Move | str) -> bool:
+        """Play a person's move; an illegal one shows the engine's reason."""
+        s = self.session
+        if self.not_my_turn():
+            return False
+        try:
+            s.play(move)
+        except CanastaError as exc:
+            self.say(f"Not allowed: {exc}", "bold red")
+            return False
+        self.selected.clear()
+        self.message = []
+        self.advance()
+        return True
+
+    def show_sheet(self, at_end: bool = False) -> None:
+        """The itemised score of every hand; at a hand's end Enter deals the next."""
+        s = self.session
+        match = s.match
+        width = max(40, self.size.width - 4)
+        if at_end and not match.is_over:
+            title, help_text = f"Hand {len(match.results)} is over", "Enter: deal the next hand · Esc: the table"
+        elif at_end:
+            title, help_text = "The match is over", "q: leave · Esc: back to the table"
+        else:
+            title, help_text = "Score sheet", "Esc: close · ↑↓ PgUp PgDn: scroll"
+        self.app.push_screen(TextScreen(title, match_sheets(match, width), help_text,
+                                        enter_result="next" if at_end and not match.is_over else None),
+                             self._after_sheet)
+
+    def _after_sheet(self, answer: str | None) -> None:
+        if answer == "next":
+            self.next_hand()
+        elif answer == "quit":
+            self.action_quit_table()
+
+    def next_hand(self) -> None:
+        """Deal the next hand when this one is over."""
+        s = self.session
+        if not s.state.is_over or s.match.is_over:
+            return
+        s.deal_next()
+        self.selected.clear()
+        self.cursor = 0
+        self.message = []
+        self.advance()
+
+    # -- keys ---------------------------------------------------------------------------
+
+    def action_cursor(self, step: int) -> None:
+        """Move the cursor over the hand."""
+        if self.hand:
+            self.cursor = (self.cursor + step) % len(self.hand)
+            self.redraw()
+
+    def action_cursor_to(self, index: int) -> None:
+        """Home and End."""
+        if self.hand:
+            self.cursor = index % len(self.hand)
+            self.redraw()
+
+    def action_select_card(self) -> None:
+        """Select or unselect the card under the cursor."""
+        if self.hand:
+            self.selected ^= {self.cursor}
+            self.redraw()
+
+    def action_clear(self) -> None:
+        """Unselect everything and clear the message."""
+        self.selected.clear()
+        self.message = []
+        self.redraw()
+
+    def action_draw(self) -> None:
+        """Draw from the stock."""
+        self.play("draw")
+
+    def action_simple(self, word: str) -> None:
+        """Ask, yes, no."""
+        self.play(word)
+
+    def action_discard(self) -> None:
+        """Discard the selected card, or the one under the cursor."""
+        if self.not_my_turn():
+            return
+        cards = self.selected_cards()
+        if not cards and self.hand:
+            cards = [self.hand[self.cursor]]
+        if len(cards) != 1:
+            self.say("Select one card to discard.", "bold yellow")
+            return
+        self.play(f"discard {card_text(cards[0])}")
+
+    def action_meld(self) -> None:
+        """Meld the selected cards: naturals by rank, wild cards with the rank you choose."""
+        if self.not_my_turn():
+            return
+        cards = self.selected_cards()
+        if not cards:
+            self.say("Select the cards to meld (Space), then press m.", "bold yellow")
+            return
+        self._with_groups(cards, None, lambda groups: self.play("meld " + ", ".join(groups)))
+
+    def action_pile(self) -> None:
+        """Take the pile with the selected cards, or choose among the ways to take it."""
+        if self.not_my_turn():
+            return
+        state = self.session.state
+        cards = self.selected_cards()
+        if cards:
+            top = state.pile[-1] if state.pile else None
+            fallback = KIND[top] if top is not None and KIND[top] < NUM_NATURAL else None
+            self._with_groups(cards, fallback, lambda groups: self.play("pile " + ", ".join(groups)))
+            return
+        moves = [m for m in state.legal_moves() if m.action == PILE]
+        if len(moves) <= 1:
+            self.play(moves[0] if moves else "pile")
+            return
+
+        def chosen(index: int | None) -> None:
+            if index is not None:
+                self.play(moves[index])
+
+        labels = [pretty_move(str(m)) if m.groups else "pile (the top card onto your meld)" for m in moves]
+        self.app.push_screen(ChoiceScreen("Take the pile with:", labels), chosen)
+
+    def _with_groups(self, cards: list[int], fallback: int | None, then: Callable[[list[str]], object]) -> None:
+        """Build the groups, asking which rank the wild cards join when that is not clear."""
+        view = self.session.state.view(self.viewer)
+        choices = wild_rank_choices(cards, view.melds[view.side], view.rules.wild_card_melds)
+        if choices and fallback is not None and not any(KIND[c] < NUM_NATURAL for c in cards):
+            choices = [fallback]
+        if len(choices) <= 1:
+            then(group_texts(cards, choices[0] if choices else None))
+            return
+
+        def chosen(index: int | None) -> None:
+            if index is not None:
+                then(group_texts(cards, choices[index]))
+
+        self.app.push_screen(ChoiceScreen("Which meld do the wild cards join?",
+                                          [rank_words(r) for r in choices]), chosen)
+
+    def action_hint(self) -> None:
+        """The computer player's suggestion and its reason; its cards are selected."""
+        if self.not_my_turn():
+            return
+        state = self.session.state
+        view = state.view(state.to_act)
+        move, reason = hint(view, list(state.legal_moves()))
+        hand = list(self.hand)
+        picked: set[int] = set()
+        for code in move.cards:
+            index = next((i for i, c in enumerate(hand) if c == code and i not in picked), None)
+            if index is not None:
+                picked.add(index)
+        self.selected = picked if move.action != PILE or move.groups else set()
+        said = str(move)
+        if reason.lower().startswith(said.lower() + ":"):
+            reason = reason[len(said) + 1:].strip()
+            reason = reason[:1].upper() + reason[1:]
+        self.say(f"Hint: {said}. {reason}", "bold cyan")
+
+    def action_type_move(self) -> None:
+        """Type a move in the project's notation."""
+        def typed(text: str | None) -> None:
+            if text:
+                self.play(text)
+
+        self.app.push_screen(PromptScreen(
+            "Your move:", "", "draw · pile 9S 9H · meld KS KD KC, Q: JK · discard 4C · ask · yes · no"), typed)
+
+    def action_log(self) -> None:
+        """The moves of this hand."""
+        view = self.session.state.view(self.viewer)
+        self.app.push_screen(TextScreen(f"Moves of hand {self.session.hand_number}",
+                                        log_lines(view.history, self.session.names), at_end=True))
+
+    def action_scores(self) -> None:
+        """The score sheet."""
+        self.show_sheet()
+
+    def action_save(self, then_quit: bool = False) -> None:
+        """Save the match to a file (the game record with its seats)."""
+        def chosen(path: str | None) -> None:
+            if not path:
+                return
+            try:
+                self.session.save(path)
+            except SessionError as exc:
+                self.say(str(exc), "bold red")
+                return
+            self.save_path = path
+            if then_quit:
+                self.app.exit(0)
+            else:
+                self.say(f"Saved to {path}. Resume with: canasta play --resume {path}", "bold green")
+
+        self.app.push_screen(PromptScreen("Save the match to:", self.save_path), chosen)
+
+    def action_quit_table(self) -> None:
+        """Leave, asking to save a match that is not over."""
+        if self.session.match.is_over:
+            self.app.exit(0)
+            return
+
+        def answered(answer: str | None) -> None:
+            if answer == "save":
+                self.action_save(then_quit=True)
+            elif answer == "quit":
+                self.app.exit(0)
+
+        self.app.push_screen(QuitScreen(), answered)
+
+    def action_enter(self) -> None:
+        """Enter: the next hand, or the score sheet at the end of the match."""
+        if self.session.state.is_over:
+            if self.session.match.is_over:
+                self.show_sheet(at_end=True)
+            else:
+                self.next_hand()
+
+
+class PlayApp(App[int]):
+    """``canasta play``: one match at this screen."""
+
+    TITLE = "Canasta"
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(self, session: Session, bot_delay: float = 0.4, save_path: str | None = None) -> None:
+        super().__init__()
+        self.table = TableScreen(session, bot_delay, save_path)
+
+    def get_default_screen(self) -> Screen[None]:
+        """The table is the first screen."""
+        return self.table

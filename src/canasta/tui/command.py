@@ -1,0 +1,122 @@
+"""The ``play`` and ``replay`` subcommands, for ``canasta.cli`` to register.
+
+Importing this module imports neither Textual nor the terminal table: the command line
+works without the ``tui`` extra, and ``canasta play`` then says how to install it (or
+plays line by line with ``--plain``).  Every error is one line on standard error, exit 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from typing import TYPE_CHECKING
+
+from ..errors import CanastaError
+from ..rules import PRESETS
+
+if TYPE_CHECKING:
+    from .session import Session
+
+NEEDS_TUI = "the terminal table needs the tui extra: pip install 'canasta[tui]'"
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``play`` and ``replay`` to the ``canasta`` command's subparsers."""
+    p = sub.add_parser("play", help="play a match on a full-screen terminal table (or --plain, line by line)")
+    p.add_argument("--preset", choices=sorted(PRESETS), help="the game to play (default classic)")
+    p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
+                   help="change one rules option (repeatable)")
+    p.add_argument("--seats", help='who sits where, e.g. "you,expert,expert,expert"; several "you" share '
+                                   "the screen (computer players: random, basic, expert, search, search:200)")
+    p.add_argument("--seed", type=int, help="seed of the shuffles")
+    p.add_argument("--target", type=int, help="points to win the match")
+    p.add_argument("--resume", metavar="FILE", help="go on with a match saved with S")
+    p.add_argument("--bot-delay", type=float, default=0.4,
+                   help="seconds a computer player waits before each move (default 0.4)")
+    p.add_argument("--plain", action="store_true", help="the line-by-line game, for a terminal without a screen")
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("replay", help="step through a saved or recorded match, move by move")
+    p.add_argument("file", help="a save file or game record (with its decks)")
+    p.add_argument("--seat", type=int, help="show only what this seat saw (default: every hand face up)")
+    p.set_defaults(func=cmd_replay)
+
+
+def _fail(message: str) -> int:
+    print(f"canasta: {message}", file=sys.stderr)
+    return 2
+
+
+def textual_missing() -> bool:
+    """True when Textual cannot be imported."""
+    try:
+        import textual  # noqa: F401
+    except ImportError:
+        return True
+    return False
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """``canasta play``: the full-screen table, ``--plain`` line by line, ``--resume FILE``."""
+    from ..cli import UsageError, rules_from_args
+    from .session import Session, SessionError, check_seats
+
+    seats = [s.strip() for s in args.seats.split(",")] if args.seats else None
+    if args.bot_delay < 0:
+        return _fail("--bot-delay must be 0 or more seconds")
+    try:
+        if args.resume is not None:
+            given = [name for name, value in (("--preset", args.preset), ("--set", args.set), ("--seats", args.seats),
+                                              ("--seed", args.seed), ("--target", args.target))
+                     if value not in (None, [])]
+            if given:
+                return _fail(f"--resume takes the rules, seats and seed from the file: drop {', '.join(given)}")
+            if args.plain:
+                return _fail("--resume needs the terminal table: drop --plain")
+            if textual_missing():
+                return _fail(NEEDS_TUI)
+            session = Session.load(args.resume)
+            return _run_play(session, args.bot_delay, args.resume)
+        rules = rules_from_args(args.preset or "classic", args.set, args.target)
+        seed = args.seed if args.seed is not None else random.randrange(2**31)
+        if args.plain:
+            from ..terminal import play_in_terminal
+
+            return play_in_terminal(rules, check_seats(seats, rules.players, rules.preset) if seats else None, seed)
+        if textual_missing():
+            return _fail(NEEDS_TUI)
+        return _run_play(Session.new(rules, seats, seed), args.bot_delay, None)
+    except (UsageError, CanastaError, SessionError) as exc:
+        return _fail(str(exc))
+
+
+def _run_play(session: Session, bot_delay: float, save_path: str | None) -> int:
+    from .app import PlayApp
+
+    code = PlayApp(session, bot_delay, save_path).run()
+    return code or 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """``canasta replay FILE``: every move of every hand, forward and back."""
+    from .replay import Replay
+    from .session import SessionError, read_record
+
+    try:
+        record = read_record(args.file)
+        try:
+            replay = Replay.from_record(record)
+        except SessionError as exc:
+            raise SessionError(f"{args.file}: {exc}") from None
+        players = replay.match.rules.players
+        if args.seat is not None and not 0 <= args.seat < players:
+            return _fail(f"--seat {args.seat} is not at this table (0 to {players - 1})")
+    except SessionError as exc:
+        return _fail(str(exc))
+    if textual_missing():
+        return _fail(NEEDS_TUI)
+    from .replay_app import ReplayApp
+
+    code = ReplayApp(replay, args.seat).run()
+    return code or 0

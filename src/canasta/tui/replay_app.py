@@ -1,0 +1,162 @@
+"""``canasta replay FILE``: step through a recorded match on the full-screen table.
+
+A finished record holds every deck, so by default the replay shows every hand face up, as
+a commentator would; with ``seat`` it shows only what that seat could see at each moment.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.events import Resize
+from textual.screen import Screen
+from textual.widgets import Static
+
+from .replay import Replay
+from .scoresheet import log_lines, match_sheets, side_names
+from .table import Line, hand_lines, pile_line, players_lines, pretty_move, side_lines
+from .widgets import TextScreen, to_text
+
+REPLAY_KEYS: list[Line] = [[
+    ("←→", "bold"), (" step  ", ""), ("PgUp PgDn", "bold"), (" hand  ", ""), ("Home End", "bold"),
+    (" first, last  ", ""), ("L", "bold"), (" log  ", ""), ("s", "bold"), (" scores  ", ""), ("q", "bold"),
+    (" quit", ""),
+]]
+
+
+class ReplayScreen(Screen[None]):
+    """One position of the record at a time."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("right,l,space", "step(1)", "next", show=False),
+        Binding("left,h,backspace", "step(-1)", "back", show=False),
+        Binding("home", "to_start", show=False),
+        Binding("end", "to_end", show=False),
+        Binding("pagedown,n", "hand(1)", show=False),
+        Binding("pageup,p", "hand(-1)", show=False),
+        Binding("s", "scores", show=False),
+        Binding("L", "log", show=False),
+        Binding("q,escape", "leave", show=False),
+    ]
+    DEFAULT_CSS = """
+    ReplayScreen { padding: 0 1; }
+    ReplayScreen > Static { height: auto; }
+    #header { background: $primary-darken-2; text-style: bold; }
+    #keys { dock: bottom; color: $text-muted; }
+    """
+
+    def __init__(self, replay: Replay, seat: int | None = None) -> None:
+        super().__init__()
+        self.replay = replay
+        self.seat = seat
+        self.drawn: dict[str, list[Line]] = {}  # each line widget's last content
+
+    def compose(self) -> ComposeResult:
+        """Header, sides, pile, players, hands, the move, keys."""
+        for name in ("header", "sides", "pile", "players", "hands", "move"):
+            yield Static(id=name)
+        yield Static(to_text(REPLAY_KEYS), id="keys")
+
+    def on_mount(self) -> None:
+        """The deal of the first hand."""
+        self.redraw()
+
+    def on_resize(self, event: Resize) -> None:
+        """Lines wrap to the new width."""
+        self.redraw()
+
+    def _set(self, widget: str, lines: list[Line]) -> None:
+        self.drawn[widget] = lines
+        self.query_one(f"#{widget}", Static).update(to_text(lines))
+
+    def redraw(self) -> None:
+        """Draw the current frame."""
+        r = self.replay
+        frame = r.frame
+        state = frame.state
+        names = r.match.players
+        view = state.view(self.seat if self.seat is not None else 0)
+        width = max(20, self.size.width - 2)
+        hands_total = r.frames[-1].hand + 1
+        rules = r.match.rules
+        self._set("header", [[(f"Replay · {rules.preset} · hand {frame.hand + 1} of {hands_total} · move "
+                               f"{frame.index} of {r.moves_in_hand(frame.hand)} · seed {r.match.seed}", "")]])
+        mine = view.side if self.seat is not None else None
+        self._set("sides", side_lines(view, names, width, mine))
+        self._set("pile", [pile_line(view, mine)])
+        self._set("players", players_lines(view, names, width))
+        seats = [self.seat] if self.seat is not None else list(range(rules.players))
+        lines: list[Line] = []
+        for seat in seats:
+            cards = tuple(sorted(state.hand(seat)))
+            label = f"{names[seat]}: ".ljust(12)
+            body = hand_lines(cards, width=width - len(label)) if cards else [[("no cards", "dim")]]
+            for n, line in enumerate(body):
+                lines.append([(label if n == 0 else " " * len(label), "bold"), *line])
+        self._set("hands", lines)
+        move: Line
+        if frame.move is None:
+            move = [("The deal.", "bold")]
+        else:
+            who, text = frame.move
+            move = [(f"Move {frame.index}: ", "bold"), (f"{names[who]}: {pretty_move(text)}", "")]
+        if state.result is not None:
+            totals = " · ".join(f"{name} {t:,}" for name, t in zip(side_names(r.match), state.result.totals))
+            move.append((f"   Hand over: {totals} (s: the score sheet)", "bold green"))
+        self._set("move", [move])
+
+    def action_step(self, by: int) -> None:
+        """One move forward or back."""
+        self.replay.step(by)
+        self.redraw()
+
+    def action_to_start(self) -> None:
+        """The first deal."""
+        self.replay.seek(0)
+        self.redraw()
+
+    def action_to_end(self) -> None:
+        """The last position."""
+        self.replay.seek(len(self.replay.frames) - 1)
+        self.redraw()
+
+    def action_hand(self, by: int) -> None:
+        """The start of the next (or this, then the previous) hand."""
+        r = self.replay
+        hand = r.frame.hand
+        start = r.hand_start(hand)
+        target = hand + by if by > 0 or r.at == start else hand
+        r.seek(r.hand_start(target) if target <= r.frames[-1].hand else len(r.frames) - 1)
+        self.redraw()
+
+    def action_scores(self) -> None:
+        """Every hand's itemised score."""
+        self.app.push_screen(TextScreen("Score sheet", match_sheets(self.replay.match, max(40, self.size.width - 4))))
+
+    def action_log(self) -> None:
+        """The moves of this hand up to here."""
+        state = self.replay.frame.state
+        self.app.push_screen(TextScreen(f"Moves of hand {self.replay.frame.hand + 1}",
+                                        log_lines([(s, str(m)) for s, m in state.history], self.replay.match.players),
+                                        at_end=True))
+
+    def action_leave(self) -> None:
+        """Quit the replay."""
+        self.app.exit(0)
+
+
+class ReplayApp(App[int]):
+    """``canasta replay``."""
+
+    TITLE = "Canasta replay"
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(self, replay: Replay, seat: int | None = None) -> None:
+        super().__init__()
+        self.replay_screen = ReplayScreen(replay, seat)
+
+    def get_default_screen(self) -> Screen[None]:
+        """The replay is the first screen."""
+        return self.replay_screen

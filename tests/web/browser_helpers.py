@@ -1,0 +1,416 @@
+"""Helpers of the browser tests (tests/web/test_browser.py): a real server, tables, and the game page by clicks.
+
+Everything here drives the page as a player would: buttons, cards and melds are clicked, and the
+page's own DOM hooks (``body[data-state-id]``, ``body[data-my-turn]``, ``#status``) say what happened.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+    "--disable-sync", "--no-first-run",
+]
+WAIT_MS = 20_000
+"""The longest one wait for the page may take (a bot's move, a hint, a deal), in milliseconds."""
+NATURAL_RANKS = "AKQJT987654"
+HINT_RE = re.compile(r"^Hint: (.+?) \u2014 (.+)$", re.S)
+
+# -- the server -------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@dataclass
+class Server:
+    """A ``canasta serve`` subprocess and its address."""
+
+    process: subprocess.Popen[bytes]
+    base: str
+    log: Path
+
+    def stop(self) -> None:
+        """Terminate the server, killing it when it does not stop in time."""
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
+
+
+def start_server(workdir: Path, bot_delay: float = 0.02, port: int | None = None) -> Server:
+    """Start ``canasta serve`` on ``port`` (default: a free one) with the database in ``workdir``.
+
+    Waits for ``/api/health``; the server's output goes to ``workdir/server.log``.
+    """
+    port = port or free_port()
+    log = workdir / "server.log"
+    cmd = [sys.executable, "-m", "canasta.cli", "serve", "--port", str(port), "--db", str(workdir / "web.sqlite3"),
+           "--bot-delay", str(bot_delay), "--quiet"]
+    with log.open("ab") as out:
+        process = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
+    server = Server(process, f"http://127.0.0.1:{port}", log)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            pytest.fail(f"canasta serve exited with {process.returncode}: {log.read_text(errors='replace')[-2000:]}")
+        try:
+            if get_json(server.base + "/api/health").get("ok") is True:
+                return server
+        except (OSError, ValueError):
+            pass
+        time.sleep(0.1)
+    server.stop()
+    pytest.fail(f"canasta serve did not answer /api/health within 30 s: {log.read_text(errors='replace')[-2000:]}")
+
+
+def get_json(url: str) -> dict[str, Any]:
+    """GET a JSON object."""
+    with urllib.request.urlopen(url, timeout=5) as answer:
+        data: dict[str, Any] = json.loads(answer.read())
+        return data
+
+
+def post_table(base: str, body: dict[str, Any]) -> dict[str, Any]:
+    """POST /api/tables; the answer (201) with the seats' links."""
+    request = urllib.request.Request(base + "/api/tables", data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            assert answer.status == 201, answer.status
+            data: dict[str, Any] = json.loads(answer.read())
+            return data
+    except urllib.error.HTTPError as exc:
+        pytest.fail(f"POST /api/tables {body} answered {exc.code}: {exc.read().decode(errors='replace')}")
+
+
+def seats(*kinds: str) -> list[dict[str, str]]:
+    """Seat entries: ``human`` seats get names (Ann, Bob, ...), computer players only their kind."""
+    names = iter(["Ann", "Bob", "Cy", "Di", "Ed", "Flo"])
+    return [{"kind": k, "name": next(names)} if k == "human" else {"kind": k} for k in kinds]
+
+
+def token_of(link: str) -> str:
+    """The secret token of an invite link ``/t/{table}#{token}``."""
+    return link.split("#", 1)[1]
+
+
+def seat_state(base: str, table: str, token: str) -> dict[str, Any]:
+    """The ``state`` message a fresh websocket for ``token`` receives (what the server lets that seat see)."""
+    from websockets.sync.client import connect
+
+    url = base.replace("http://", "ws://") + f"/ws/{table}"
+    with connect(url, open_timeout=10, close_timeout=2) as ws:
+        ws.send(json.dumps({"type": "hello", "token": token}))
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            message: dict[str, Any] = json.loads(ws.recv(timeout=10))
+            if message["type"] == "error":
+                pytest.fail(f"hello refused: {message}")
+            if message["type"] == "state":
+                return message
+    pytest.fail("no state message within 10 s")
+
+
+def engine_refusal(base: str, table: str, token: str, state: int, move: str) -> dict[str, Any]:
+    """The server's answer to ``move`` at ``state`` on a websocket of its own (an ``error`` for a refused move)."""
+    from websockets.sync.client import connect
+
+    url = base.replace("http://", "ws://") + f"/ws/{table}"
+    with connect(url, open_timeout=10, close_timeout=2) as ws:
+        ws.send(json.dumps({"type": "hello", "token": token}))
+        ws.send(json.dumps({"type": "move", "move": move, "state": state, "id": "probe"}))
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            message: dict[str, Any] = json.loads(ws.recv(timeout=10))
+            if message.get("id") == "probe":
+                return message
+    pytest.fail(f"no answer to {move!r} within 10 s")
+
+
+# -- reading the page --------------------------------------------------------------------
+# Each read is one page.evaluate: a query and its mapping run in one go, so a render in between
+# (every state message re-renders the page) cannot hand back detached elements.
+
+
+def each(page: Any, selector: str, mapping: str = "e => e.dataset.card") -> list[Any]:
+    """``mapping`` (a JS function of one element) over ``document.querySelectorAll(selector)``."""
+    found: list[Any] = page.evaluate(f"sel => [...document.querySelectorAll(sel)].map({mapping})", selector)
+    return found
+
+
+def count(page: Any, selector: str) -> int:
+    """How many elements match ``selector``."""
+    return len(each(page, selector, "e => 1"))
+
+
+def state_id(page: Any) -> int:
+    """The state id the page shows (``body[data-state-id]``)."""
+    return int(page.get_attribute("body", "data-state-id"))
+
+
+def body_data(page: Any) -> dict[str, str]:
+    """``document.body.dataset``."""
+    data: dict[str, str] = page.evaluate("({...document.body.dataset})")
+    return data
+
+
+def hand_codes(page: Any) -> list[str]:
+    """The cards of ``#hand`` (their ``data-card``), sorted."""
+    return sorted(each(page, "#hand .card[data-card]", "e => e.dataset.card"))
+
+
+def status(page: Any) -> tuple[str, str]:
+    """``#status``: its kind (info, error, hint) and text."""
+    kind, text = page.evaluate("(() => { const s = document.getElementById('status');"
+                               " return [s.dataset.kind || '', s.textContent.trim()]; })()")
+    return kind, text
+
+
+def my_seat(page: Any) -> int:
+    """The seat the page plays (``#players li.me``)."""
+    return int(page.get_attribute("#players li.player.me", "data-seat"))
+
+
+def my_side(page: Any) -> int:
+    """The side of the page's seat (``#sides .side.mine``)."""
+    return int(page.get_attribute("#sides .side.mine", "data-side"))
+
+
+def log_entries(page: Any) -> list[tuple[int, str]]:
+    """The log of this hand as the page shows it: (seat, move text)."""
+    rows = each(page, "#log li.log-entry", "e => [Number(e.dataset.seat), e.querySelector('.log-move').textContent]")
+    return [(seat, text) for seat, text in rows]
+
+
+def open_page(context: Any, base: str, link: str) -> Any:
+    """Open a seat's (or the spectator's) link and wait until the page shows the table."""
+    page = context.new_page()
+    page.goto(base + link)
+    wait_loaded(page)
+    return page
+
+
+def wait_loaded(page: Any) -> None:
+    """Wait for the welcome and the first state."""
+    page.wait_for_function(
+        "document.body.dataset.stateId !== '' && document.getElementById('connection').dataset.state === 'connected'",
+        timeout=WAIT_MS)
+
+
+def wait_turn_or_end(page: Any, timeout: int = WAIT_MS) -> None:
+    """Wait until the page's seat is to act or the hand is no longer being played."""
+    page.wait_for_function(
+        "document.body.dataset.myTurn === 'true' || "
+        "(document.body.dataset.status !== undefined && document.body.dataset.status !== 'playing')",
+        timeout=timeout)
+
+
+def hand_over(page: Any) -> bool:
+    """True once the page shows a finished hand (or match)."""
+    return body_data(page).get("status") in ("hand_over", "over")
+
+
+# -- acting by clicks -------------------------------------------------------------------
+
+
+def cards_of(text: str) -> list[str]:
+    """The card codes written in a move's text (``meld 7: 2C, 9S 9H`` -> ``['2C', '9S', '9H']``)."""
+    return [t for t in re.split(r"[\s,]+", text) if re.fullmatch(r"JK|[AKQJT98765432][SHDC]", t)]
+
+
+def normalize(move: str) -> str:
+    """A move's text with its groups in one order (the page may send the groups of a move in another)."""
+    word, _, rest = move.strip().partition(" ")
+    if not rest or word == "discard":
+        return move.strip()
+    return word + " " + ", ".join(sorted(g.strip() for g in rest.split(",")))
+
+
+def is_wild(code: str) -> bool:
+    return code == "JK" or code[0] == "2"
+
+
+def ask_hint(page: Any) -> str:
+    """Click Hint and read the suggested move from ``#status`` as the page shows it."""
+    page.click("#btn-hint")
+    page.wait_for_function(
+        "['hint', 'error'].includes(document.getElementById('status').dataset.kind)", timeout=WAIT_MS)
+    kind, text = status(page)
+    if kind != "hint":
+        pytest.fail(f"the hint was refused: {text!r}")
+    found = HINT_RE.match(text)
+    assert found, f"the hint is not shown as 'Hint: MOVE \u2014 REASON': {text!r}"
+    move, reason = found.group(1).strip(), found.group(2).strip()
+    assert reason, f"the hint has no reason: {text!r}"
+    # The page points at the hint's cards in the hand.
+    lit = sorted(each(page, "#hand .card.hint", "e => e.dataset.card"))
+    assert lit == sorted(cards_of(move)), f"the hint {move!r} lights up {lit} in the hand"
+    return move
+
+
+def select_cards(page: Any, codes: list[str]) -> None:
+    """Click each card of ``codes`` in the hand (a copy not yet selected, for a code held twice)."""
+    for index, code in enumerate(codes):
+        card = page.locator(f'#hand .card[data-card="{code}"][aria-pressed="false"]').first
+        if card.count() == 0:
+            pytest.fail(f"no unselected {code} left in the hand {hand_codes(page)} to click for {codes}")
+        card.click()
+        wanted = codes[: index + 1].count(code)
+        page.wait_for_function(
+            "([code, n]) => [...document.querySelectorAll('#hand .card[aria-pressed=\"true\"]')]"
+            ".filter(e => e.dataset.card === code).length >= n", arg=[code, wanted], timeout=WAIT_MS)
+    chosen = sorted(each(page, '#hand .card[aria-pressed="true"]', "e => e.dataset.card"))
+    assert chosen == sorted(codes), f"selected {chosen}, meant {sorted(codes)}"
+
+
+def _groups(move: str) -> list[tuple[str | None, list[str]]]:
+    """The groups of a meld or pile move: (rank named by a wild-only group or None, cards)."""
+    _, _, rest = move.partition(" ")
+    out: list[tuple[str | None, list[str]]] = []
+    for group in filter(None, (g.strip() for g in rest.split(","))):
+        head, colon, tail = group.partition(":")
+        out.append((head.strip(), tail.split()) if colon else (None, group.split()))
+    return out
+
+
+def _natural_rank(cards: list[str]) -> str | None:
+    ranks = {c[0] for c in cards if not is_wild(c) and c[0] in NATURAL_RANKS}
+    return ranks.pop() if len(ranks) == 1 else None
+
+
+def meld_target(page: Any, move: str) -> str | None:
+    """How the page can build a ``meld`` move: None for the Meld button, else the rank of the meld to click.
+
+    Fails the test when the page has no way to click the move (the expert's move must be playable).
+    """
+    groups = _groups(move)
+    named = [rank for rank, _ in groups if rank is not None]
+    with_wilds = [(rank or _natural_rank(cards)) for rank, cards in groups if any(is_wild(c) for c in cards)]
+    naturals = {c[0] for _, cards in groups for c in cards if not is_wild(c) and c[0] in NATURAL_RANKS}
+    mine = set(each(page, "#sides .side.mine .meld[data-rank]", "e => e.dataset.rank"))
+    if not with_wilds:
+        return None
+    if len(with_wilds) == 1 and not named and len(naturals) == 1:
+        return None  # the Meld button puts the wild cards with the one natural rank
+    if len(with_wilds) == 1 and with_wilds[0] in mine:
+        return with_wilds[0]  # clicking that meld puts every selected wild card on it
+    pytest.fail(f"the page offers no clicks that make the hinted move {move!r} (melds on the table: {sorted(mine)})")
+
+
+def pile_by_cards(page: Any, move: str) -> bool:
+    """True when the page builds this ``pile`` move from its selected cards and the Take pile button."""
+    groups = _groups(move)
+    if not groups:
+        return False
+    top = page.get_attribute("#pile-top", "data-card") or ""
+    fallback = top[0] if top and not is_wild(top) else None
+    with_wilds = [(rank or _natural_rank(cards)) for rank, cards in groups if any(is_wild(c) for c in cards)]
+    naturals = {c[0] for _, cards in groups for c in cards if not is_wild(c) and c[0] in NATURAL_RANKS}
+    if not with_wilds:
+        return True
+    if len(with_wilds) != 1:
+        return False
+    return (len(naturals) == 1 and with_wilds[0] in naturals) or (not naturals and with_wilds[0] == fallback)
+
+
+def wait_changed(page: Any, before: int, move: str, chooser: bool = False) -> str:
+    """Wait until the state id moves on from ``before`` (or, with ``chooser``, the pile chooser opens).
+
+    Fails the test with ``#status`` when the page shows a refusal instead.  Returns "changed" or "chooser".
+    """
+    page.wait_for_function(
+        "([before, chooser]) => document.body.dataset.stateId !== String(before)"
+        " || document.getElementById('status').dataset.kind === 'error'"
+        " || (chooser && !document.getElementById('pile-choices').hidden)",
+        arg=[before, chooser], timeout=WAIT_MS)
+    if state_id(page) != before:
+        return "changed"
+    kind, text = status(page)
+    if kind == "error":
+        pytest.fail(f"the page refused the clicked move {move!r}: {text!r}")
+    return "chooser"
+
+
+def play_move(page: Any, move: str) -> None:
+    """Make ``move`` by clicking (never by typing), and check the log shows it as this seat's move."""
+    before = state_id(page)
+    logged = len(log_entries(page))
+    seat = my_seat(page)
+    word = move.split()[0]
+    page.click("#btn-clear")
+    if word in ("draw", "ask", "yes", "no"):
+        page.click(f"#btn-{word}")
+        wait_changed(page, before, move)
+    elif word == "discard":
+        select_cards(page, cards_of(move))
+        page.click("#btn-discard")
+        wait_changed(page, before, move)
+    elif word == "meld":
+        target = meld_target(page, move)
+        select_cards(page, cards_of(move))
+        if target is None:
+            page.click("#btn-meld")
+        else:
+            page.click(f'#sides .meld[data-side="{my_side(page)}"][data-rank="{target}"]')
+        wait_changed(page, before, move)
+    elif word == "pile":
+        if pile_by_cards(page, move):
+            select_cards(page, cards_of(move))
+            page.click("#btn-pile")
+            wait_changed(page, before, move)
+        else:
+            page.click("#btn-pile")  # nothing selected: one way sends it, several open the chooser
+            if wait_changed(page, before, move, chooser=True) == "chooser":
+                choice = page.locator(f"#pile-choices button.choice[data-move={json.dumps(move)}]")
+                if choice.count() != 1:
+                    offered = each(page, "#pile-choices button.choice", "e => e.title")
+                    pytest.fail(f"the pile chooser does not offer {move!r}: {offered}")
+                choice.click()
+                wait_changed(page, before, move)
+    else:
+        pytest.fail(f"a hint named a move the test cannot click: {move!r}")
+    entries = log_entries(page)
+    assert len(entries) > logged, f"{move!r} was acknowledged but the log did not grow: {entries}"
+    assert entries[logged][0] == seat and normalize(entries[logged][1]) == normalize(move), (
+        f"clicked {move!r}; the log shows {entries[logged]}")
+
+
+def play_turn(page: Any, draw_first: bool = False) -> list[str]:
+    """Follow the page's hints, by clicks, until this seat's turn (or the hand) ends; the moves made."""
+    made: list[str] = []
+    for _ in range(40):
+        if hand_over(page) or body_data(page).get("myTurn") != "true":
+            return made
+        move = "draw" if draw_first and not made and body_data(page).get("phase") == "draw" else ask_hint(page)
+        play_move(page, move)
+        made.append(move)
+    pytest.fail(f"a turn of more than 40 moves: {made}")
+
+
+def multiset_minus(a: list[str], b: list[str]) -> list[str]:
+    """The codes of ``a`` left after taking away one copy for each code of ``b``."""
+    return sorted((Counter(a) - Counter(b)).elements())
