@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..cards import NUM_CODES, card_text
 from ..rules import OPTION_NAMES, PRESETS, Rules
+from ..views import make_view
 
 if TYPE_CHECKING:
     from .tables import Table
@@ -128,10 +129,10 @@ def view_json(table: Table, seat: int | None) -> dict[str, Any]:
     """A seat's view without the history (the table's ``log`` holds it); a spectator's hides every hand."""
     state = table.match.state
     if seat is not None:
-        data = state.view(seat).to_json()
+        data = make_view(state, seat, history=False).to_json()
         del data["history"]
         return data
-    data = state.view(0).to_json()
+    data = make_view(state, 0, history=False).to_json()
     del data["history"]
     data["seat"] = None
     data["hand"] = []
@@ -150,13 +151,13 @@ def legal_json(table: Table, seat: int | None) -> tuple[list[str], bool]:
     return moves, len(legal) > MAX_LEGAL
 
 
-def state_message(table: Table, seat: int | None) -> dict[str, Any]:
-    """The ``state`` message for one connection."""
+def state_message(table: Table, seat: int | None, public: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The ``state`` message for one connection (``public``: the table's :func:`table_json`, if built)."""
     legal, more = legal_json(table, seat)
     return {
         "type": "state",
         "state": table.state_id,
-        "table": table_json(table),
+        "table": public if public is not None else table_json(table),
         "view": view_json(table, seat),
         "legal": legal,
         "legal_more": more,

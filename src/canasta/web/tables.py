@@ -23,7 +23,7 @@ from ..hints import hint
 from ..match import Match
 from ..moves import Move
 from ..rules import Rules
-from .protocol import ProtocolError, dumps, rules_from_request, state_message
+from .protocol import ProtocolError, dumps, rules_from_request, state_message, table_json
 from .storage import AsyncStorage, Event
 
 log = logging.getLogger("canasta.web")
@@ -261,9 +261,10 @@ class TableService:
     def broadcast(self, table: Table) -> None:
         """Send every connection the table as its seat may see it."""
         messages: dict[int | None, str] = {}
+        public = table_json(table) if table.connections else None
         for conn in list(table.connections):
             if conn.seat not in messages:
-                messages[conn.seat] = dumps(state_message(table, conn.seat))
+                messages[conn.seat] = dumps(state_message(table, conn.seat, public))
             conn.send(messages[conn.seat])
 
     def _bot_to_act(self, table: Table) -> int | None:
