@@ -24,8 +24,8 @@ play: $(VENV)/.play
 
 # Browser tests use Debian's Chromium; storage tests a real PostgreSQL (both installed when missing).
 test: $(VENV)/.test
-	@scripts/ensure-chromium.sh
-	@scripts/ensure-poppler.sh
+	@scripts/ensure-debian-package.sh chromium chromium
+	@scripts/ensure-debian-package.sh pdftoppm poppler-utils
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy --strict src/canasta
 	pg="$$(scripts/ensure-postgres.sh $(VENV)/pg)" && CANASTA_TEST_PG="$$pg" $(BIN)/python -m pytest

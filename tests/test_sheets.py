@@ -160,7 +160,7 @@ def pixels(image: Any) -> list[int]:
 def pdftoppm() -> str:
     tool = shutil.which("pdftoppm")
     if tool is None:
-        pytest.skip("rendering the sheets needs pdftoppm: run scripts/ensure-poppler.sh (poppler-utils)")
+        pytest.skip("rendering the sheets needs pdftoppm: run scripts/ensure-debian-package.sh pdftoppm poppler-utils")
     return tool
 
 

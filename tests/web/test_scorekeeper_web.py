@@ -179,7 +179,7 @@ def page(server: str) -> Iterator[Any]:
     except ImportError:
         pytest.skip("the browser test needs Playwright for Python: pip install playwright")
     if not CHROMIUM.exists():
-        pytest.skip(f"the browser test needs Chromium at {CHROMIUM} (scripts/ensure-chromium.sh)")
+        pytest.skip(f"the browser test needs Chromium at {CHROMIUM}: scripts/ensure-debian-package.sh chromium")
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
         context = browser.new_context()
