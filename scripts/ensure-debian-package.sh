@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Usage: scripts/ensure-debian-package.sh COMMAND PACKAGE
+# Usage: scripts/ensure-debian-package.sh COMMAND [PACKAGE]   (PACKAGE defaults to COMMAND)
 # Make sure COMMAND is on this machine, installing Debian's PACKAGE with apt-get when it is
 # missing (chromium for the browser tests, poppler-utils for pdftoppm). Safe to rerun;
 # prints nothing when COMMAND is already there, and only a warning where it cannot install.
 set -euo pipefail
 command_name="$1"
-package="$2"
+package="${2:-$1}"
 if command -v "$command_name" >/dev/null 2>&1 || [ -x "/usr/bin/$command_name" ]; then
     exit 0
 fi
