@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from .errors import CanastaError
+from .jsonfile import read_json
 from .rules import OPTION_NAMES, PRESETS, Rules
 from .score_command import register as register_score
 from .sheets.command import register as register_sheets
@@ -24,15 +25,7 @@ class UsageError(Exception):
 
 
 def _load_json(path: str) -> Any:
-    try:
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
-    except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror}") from None
-    except json.JSONDecodeError as exc:
-        raise UsageError(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}") from None
-    except UnicodeDecodeError:
-        raise UsageError(f"{path} is not a text file") from None
+    return read_json(path, UsageError)
 
 
 def _parse_value(text: str) -> object:

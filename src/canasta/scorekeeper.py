@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import CanastaError, RulesError
+from .jsonfile import read_json
 from .rules import Rules
 from .scoring import GOING_OUT, GOING_OUT_CONCEALED, MIXED_CANASTA, NATURAL_CANASTA, SideScore, match_winner
 
@@ -389,16 +390,7 @@ class ScoreGame:
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> ScoreGame:
         """Read a game written by :meth:`save`; a bad file is one :class:`ScoreError` line."""
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise ScoreError(f"cannot read {path}: {exc.strerror}") from None
-        except UnicodeDecodeError:
-            raise ScoreError(f"{path} is not a text file") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ScoreError(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}") from None
+        data = read_json(path, ScoreError)
         try:
             return cls.from_json(data)
         except ScoreError as exc:

@@ -25,6 +25,7 @@ from typing import Any
 from ..bots import Bot, make_bot
 from ..cards import shuffled_deck
 from ..errors import CanastaError
+from ..jsonfile import read_json
 from ..match import Match
 from ..moves import Move
 from ..rules import Rules
@@ -205,12 +206,4 @@ class Session:
 
 def read_record(path: str) -> object:
     """The JSON of a save file or game record; raises :class:`SessionError` with one line."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
-    except OSError as exc:
-        raise SessionError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except json.JSONDecodeError as exc:
-        raise SessionError(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}") from None
-    except UnicodeDecodeError:
-        raise SessionError(f"{path} is not a text file") from None
+    return read_json(path, SessionError)
