@@ -276,3 +276,18 @@ def test_a_table_is_not_found_after_a_bad_link(client: TestClient) -> None:
     with client.websocket_connect("/ws/x") as ws:
         ws.send_bytes(b"\x00\x01")
         assert receive_until(ws, lambda m: m["type"] == "error")["error"] == "bad_message"
+
+
+def test_an_idle_table_is_forgotten_and_comes_back_from_storage(client: TestClient, table: Message) -> None:
+    tid = table["table"]
+    with client.websocket_connect(f"/ws/{tid}") as ws:
+        _, before = hello(ws, token_of(table["seats"][1]["link"]))
+        ws.send_json({"type": "move", "move": "draw", "state": before["state"]})
+        assert receive_until(ws, lambda m: m["type"] in ("ack", "error"))["type"] == "ack"
+        after = receive_until(ws, lambda m: m["type"] == "state")
+    service = client.app.state.service  # type: ignore[attr-defined]
+    assert client.portal.call(service.evict_idle, 0) >= 1  # type: ignore[union-attr]
+    assert tid not in service.tables
+    with client.websocket_connect(f"/ws/{tid}") as ws:
+        _, again = hello(ws, token_of(table["seats"][1]["link"]))
+        assert again["state"] == after["state"] and again["view"] == after["view"]

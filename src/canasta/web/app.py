@@ -28,6 +28,9 @@ STATIC = Path(str(files("canasta.web") / "static"))
 MAX_BODY = 16 * 1024
 WS_MAX_SIZE = 64 * 1024
 """Frames over this close the websocket (1009); under it, over 8 KiB, get ``too_large``."""
+IDLE_TABLE = 15 * 60
+"""Seconds a table with nobody connected and no computer player moving stays in memory."""
+IDLE_SWEEP = 60
 QUEUE_LIMIT = 256
 """Messages waiting for a slow client before it is disconnected (it reconnects and resyncs)."""
 
@@ -74,9 +77,11 @@ def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7) -> FastAPI:
         storage = AsyncStorage(open_storage(db))
         app.state.service = TableService(storage, bot_delay=bot_delay)
         gc.freeze()  # the start-up objects never need collecting: shorter full collections mid-game
+        sweeper = asyncio.get_running_loop().create_task(_sweep(app.state.service))
         try:
             yield
         finally:
+            sweeper.cancel()
             await app.state.service.close()
             await storage.close()
 
@@ -192,6 +197,13 @@ async def _answer(svc: TableService, conn: WebSocketConnection, table: Table | N
         conn.send_message(ProtocolError("server_error", "the server could not do that; try again").to_message(
             request_id))
     return table
+
+
+async def _sweep(svc: TableService) -> None:
+    """Forget tables nobody has used for a while; storage keeps them."""
+    while True:
+        await asyncio.sleep(IDLE_SWEEP)
+        svc.evict_idle(IDLE_TABLE)
 
 
 def _error(status: int, name: str, message: str) -> JSONResponse:

@@ -76,6 +76,7 @@ class Table:
             s.seat: make_bot(s.kind, random.Random(secrets.randbits(64))) for s in self.seats if not s.is_human
         }
         self.bot_task: asyncio.Task[None] | None = None
+        self.last_active = time.monotonic()
 
     @property
     def status(self) -> str:
@@ -104,6 +105,12 @@ class Table:
         else:
             self.match.play(event.text)
         self.state_id = event.seq + 1
+        self.last_active = time.monotonic()
+
+    @property
+    def idle(self) -> bool:
+        """True when nobody is connected and no computer player is moving."""
+        return not self.connections and (self.bot_task is None or self.bot_task.done())
 
 
 class TableService:
@@ -175,6 +182,15 @@ class TableService:
                 self.tables[table_id] = table
                 self.changed(table)
         return table
+
+    def evict_idle(self, idle_seconds: float) -> int:
+        """Forget tables idle for ``idle_seconds`` (they are loaded again from storage when needed)."""
+        now = time.monotonic()
+        stale = [t.id for t in self.tables.values() if t.idle and now - t.last_active >= idle_seconds]
+        for table_id in stale:
+            del self.tables[table_id]
+            self._loading.pop(table_id, None)
+        return len(stale)
 
     async def catch_up(self, table: Table) -> None:
         """Apply events another server process committed for this table."""
