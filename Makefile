@@ -14,7 +14,7 @@ $(VENV)/.play: pyproject.toml
 
 # The tests also need the test tools and the optional extras they exercise.
 $(VENV)/.test: $(VENV)/.play
-	$(BIN)/python -m pip install --quiet -e '.[web,sheets,tui,test,ray]'
+	$(BIN)/python -m pip install --quiet -e '.[web,sheets,tui,test,ray,rl,openspiel]'
 	@touch $@
 
 # `make play` serves the browser game on http://127.0.0.1:8000/ (PORT=... to change it).
@@ -33,6 +33,7 @@ test: $(VENV)/.test
 bench: $(VENV)/.play
 	$(BIN)/canasta bench --hands 2000 --seed 1
 	$(BIN)/python benchmarks/engine.py --hands 500 --seed 1
+	$(BIN)/python benchmarks/rl_env.py --steps 50000 --seed 1
 
 soak: $(VENV)/.play
 	$(BIN)/canasta soak --decisions 1000000 --seed 1

@@ -1,0 +1,103 @@
+"""What the learning adapters share: a dealt hand with its action interface, rewards, observations.
+
+A :class:`Table` holds one hand (:class:`~canasta.state.GameState`), its
+:class:`~canasta.rl.actions.TurnActions` and the :class:`~canasta.rl.observation.Encoder`
+of its rules.  Observations come from :func:`canasta.views.make_view` only.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..rules import Rules
+from ..state import GameState
+from ..views import make_view
+from .actions import NUM_ACTIONS, TurnActions
+from .observation import Array, Encoder
+
+REWARD_SCALE = 1000.0
+"""Rewards are points divided by this (a hand's margin is then about -3 .. 3)."""
+
+Mask = npt.NDArray[np.int8]
+
+
+def hand_rewards(state: GameState, scale: float = REWARD_SCALE) -> list[float]:
+    """Each seat's reward for a finished hand: its side's hand total less the best other side's."""
+    result = state.result
+    if result is None:
+        return [0.0] * state.players
+    totals = result.totals
+    rewards = []
+    for seat in range(state.players):
+        side = seat % state.sides
+        best_other = max(t for s, t in enumerate(totals) if s != side)
+        rewards.append((totals[side] - best_other) / scale)
+    return rewards
+
+
+def make_rules(preset: str = "classic", options: dict[str, Any] | None = None) -> Rules:
+    """The rules of a preset with options (``canasta rules`` names them)."""
+    return Rules.from_preset(preset, **(options or {}))
+
+
+class Table:
+    """One hand in progress for learning: deal, act by action ids, observe by seat."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.encoder = Encoder(rules)
+        self.state = GameState(rules)
+        self.turn = TurnActions(self.state)
+        self._empty_mask: Mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        self._mask_list: list[int] | None = None
+        self._mask_array: Mask = self._empty_mask
+
+    def deal(self, rng: random.Random, dealer: int = 0, scores: list[int] | None = None) -> None:
+        """Deal a new hand (again, in the rare case that it ends at the deal)."""
+        while True:
+            state = GameState.deal(self.rules, dealer=dealer, scores=scores, rng=rng)
+            if not state.is_over:
+                break
+        self.state = state
+        self.turn = TurnActions(state)
+
+    @property
+    def to_act(self) -> int:
+        """The seat that acts now."""
+        return self.state.to_act
+
+    def mask(self, seat: int) -> Mask:
+        """The action mask of ``seat`` (all zeros unless it acts now)."""
+        if self.state.is_over or seat != self.state.to_act:
+            return self._empty_mask.copy()
+        shared = self.turn.shared_mask()
+        if shared is not self._mask_list:
+            self._mask_list = shared
+            self._mask_array = np.frombuffer(bytes(shared), dtype=np.int8)
+        return self._mask_array.copy()
+
+    def observation(self, seat: int) -> Array:
+        """The observation tensor of ``seat``: what its view shows, and its own staged plan.
+
+        Uses :meth:`Encoder.encode_state`, which reads only the view's fields (tested equal
+        to encoding ``make_view(state, seat)``).
+        """
+        turn = self.turn
+        if turn.staging and seat == self.state.to_act:
+            return self.encoder.encode_state(self.state, seat, turn.mode, turn.plan)
+        return self.encoder.encode_state(self.state, seat)
+
+    def view_observation(self, seat: int) -> Array:
+        """The same observation, built from ``make_view(state, seat)`` (the reference path)."""
+        view = make_view(self.state, seat, history=False)
+        turn = self.turn
+        if turn.staging and seat == self.state.to_act:
+            return self.encoder.encode(view, turn.mode, turn.plan)
+        return self.encoder.encode(view)
+
+
+__all__ = ["REWARD_SCALE", "Table", "hand_rewards", "make_rules"]
