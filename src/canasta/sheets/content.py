@@ -341,7 +341,8 @@ def _going_out(rules: Rules, covered: Sequence[Rules]) -> Section:
     return Section("Going out", (Bullets(tuple(items)),))
 
 
-def _scoring(rules: Rules, covered: Sequence[Rules]) -> Section:
+def bonus_rows(rules: Rules) -> list[tuple[str, str]]:
+    """The bonuses of a hand, one row each, as both sheets print them."""
     rows: list[tuple[str, str]] = [("Natural canasta", f"{NATURAL_CANASTA:,}"),
                                    ("Mixed canasta", f"{MIXED_CANASTA:,}")]
     if rules.wild_card_melds:
@@ -352,6 +353,11 @@ def _scoring(rules: Rules, covered: Sequence[Rules]) -> Section:
     rows.append(("Going out", f"{GOING_OUT:,}"))
     if rules.concealed_bonus:
         rows.append(("Going out concealed", f"{GOING_OUT_CONCEALED:,}"))
+    return rows
+
+
+def _scoring(rules: Rules, covered: Sequence[Rules]) -> Section:
+    rows = bonus_rows(rules)
     rows += [("Cards melded", "+ their points"), ("Cards left in hand", "- their points")]
     target = _agreed(covered, lambda r: f"{r.target:,}")
     several = "both" if rules.sides == 2 else "several"

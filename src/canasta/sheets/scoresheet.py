@@ -12,8 +12,7 @@ from fpdf import FPDF
 
 from ..rulebook import has_partners
 from ..rules import Rules
-from ..scoring import GOING_OUT, GOING_OUT_CONCEALED, MIXED_CANASTA, NATURAL_CANASTA
-from .content import Block, Para, Section, Table, card_value_table, example_score, first_meld_table, red_three_short
+from .content import Block, Para, Section, Table, bonus_rows, card_value_table, example_score, first_meld_table
 from .layout import FONT, GREEN, GREY, INK, MARK, PALE, Renderer, new_pdf
 
 MARGIN = 28.0
@@ -40,16 +39,7 @@ def side_word(rules: Rules) -> str:
 
 def reference_sections(rules: Rules) -> list[Section]:
     """The tables printed under the rows: first-meld minimums, bonuses, card values and the sum."""
-    bonuses: list[tuple[str, str]] = [("Natural canasta", f"{NATURAL_CANASTA:,}"),
-                                      ("Mixed canasta", f"{MIXED_CANASTA:,}")]
-    if rules.wild_card_melds:
-        bonuses.append(("Canasta of wild cards", f"{rules.wild_canasta_bonus:,}"))
-        if rules.unfinished_wild_meld_penalty:
-            bonuses.append(("Unfinished wild meld", f"-{rules.unfinished_wild_meld_penalty:,}"))
-    bonuses.append(("Red threes", red_three_short(rules)))
-    bonuses.append(("Going out", f"{GOING_OUT:,}"))
-    if rules.concealed_bonus:
-        bonuses.append(("Going out concealed", f"{GOING_OUT_CONCEALED:,}"))
+    bonuses = bonus_rows(rules)
     example = example_score(rules)
     how: list[Block] = [
         card_value_table(),

@@ -17,13 +17,12 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ..cards import parse_card
 from ..match import Match
 from ..state import GameState
-from .session import SessionError
+from .session import match_from_record
 
 
 @dataclass(frozen=True)
@@ -47,12 +46,7 @@ class Replay:
     @classmethod
     def from_record(cls, record: object) -> Replay:
         """Replay a game record (decks needed); raises :class:`SessionError` with one line."""
-        if not isinstance(record, Mapping):
-            raise SessionError("a game record is a JSON object")
-        try:
-            done = Match.from_record(record)
-        except (ValueError, TypeError, KeyError, AttributeError, IndexError) as exc:
-            raise SessionError(str(exc) or type(exc).__name__) from None
+        done = match_from_record(record, "a game record")
         match = Match(done.rules, done.players, seed=done.seed, dealer=done.hands[0]["dealer"],
                       scores=done.start_scores, deal=False)
         frames: list[Frame] = []

@@ -164,12 +164,8 @@ class Session:
     @classmethod
     def from_record(cls, record: object) -> Session:
         """Rebuild a session from a save file's record; raises :class:`SessionError`."""
-        if not isinstance(record, Mapping):
-            raise SessionError("a saved match is a JSON object")
-        try:
-            match = Match.from_record(record)
-        except (ValueError, TypeError, KeyError, AttributeError, IndexError) as exc:
-            raise SessionError(str(exc) or type(exc).__name__) from None
+        match = match_from_record(record, "a saved match")
+        assert isinstance(record, Mapping)
         seats = record.get("seats")
         if seats is None:
             seats = [HUMAN] + ["expert"] * (match.rules.players - 1)
@@ -202,6 +198,16 @@ class Session:
             return cls.from_record(record)
         except SessionError as exc:
             raise SessionError(f"{path}: {exc}") from None
+
+
+def match_from_record(record: object, what: str) -> Match:
+    """``Match.from_record`` with every failure as one :class:`SessionError` line (``what``: the file's kind)."""
+    if not isinstance(record, Mapping):
+        raise SessionError(f"{what} is a JSON object")
+    try:
+        return Match.from_record(record)
+    except (ValueError, TypeError, KeyError, AttributeError, IndexError) as exc:
+        raise SessionError(str(exc) or type(exc).__name__) from None
 
 
 def read_record(path: str) -> object:
