@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: play test lint typecheck bench soak clean
+.PHONY: play test lint typecheck bench bench-web soak clean
 
 # The game needs the package and its web extra (the engine itself is pure standard library).
 $(VENV)/.play: pyproject.toml
@@ -26,7 +26,7 @@ play: $(VENV)/.play
 test: $(VENV)/.test
 	@scripts/ensure-debian-package.sh chromium chromium
 	@scripts/ensure-debian-package.sh pdftoppm poppler-utils
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks examples
 	$(BIN)/mypy --strict src/canasta
 	pg="$$(scripts/ensure-postgres.sh $(VENV)/pg)" && CANASTA_TEST_PG="$$pg" $(BIN)/python -m pytest
 
@@ -34,6 +34,10 @@ bench: $(VENV)/.play
 	$(BIN)/canasta bench --hands 2000 --seed 1
 	$(BIN)/python benchmarks/engine.py --hands 500 --seed 1
 	$(BIN)/python benchmarks/rl_env.py --steps 50000 --seed 1
+
+# 200 tables over real websockets on loopback: moves per second and acknowledgement latency.
+bench-web: $(VENV)/.test
+	$(BIN)/python benchmarks/web_load.py --tables 200 --think 0.5 --seconds 30
 
 soak: $(VENV)/.play
 	$(BIN)/canasta soak --decisions 1000000 --seed 1
