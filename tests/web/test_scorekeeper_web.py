@@ -14,7 +14,6 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -29,9 +28,8 @@ from canasta.rules import Rules
 from canasta.scorekeeper import Itemised, ScoreGame
 from canasta.web.scorekeeper import STATIC, router
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run"]
+from .browser_helpers import CHROMIUM, CHROMIUM_ARGS
+
 EXAMPLE = {"natural": 1, "mixed": 1, "red_threes": 2, "out": "out", "melded": 250, "in_hand": 35}
 
 
