@@ -15,8 +15,6 @@ import random
 import time
 from typing import Any
 
-import numpy as np
-
 
 def bench_actions(steps: int, seed: int) -> dict[str, Any]:
     """The bare action layer (:class:`canasta.rl.actions.TurnActions`), no observation."""
@@ -42,7 +40,7 @@ def bench_pettingzoo(steps: int, seed: int, wrapped: bool) -> dict[str, Any]:
     from canasta.rl import pettingzoo
 
     env = pettingzoo.env() if wrapped else pettingzoo.raw_env()
-    rng = np.random.default_rng(seed)
+    rng = random.Random(seed)
     done = hands = 0
     start = time.perf_counter()
     env.reset(seed=seed)
@@ -53,7 +51,7 @@ def bench_pettingzoo(steps: int, seed: int, wrapped: bool) -> dict[str, Any]:
             env.reset()
             hands += 1
             continue
-        allowed = np.flatnonzero(obs["action_mask"])
+        allowed = obs["action_mask"].nonzero()[0]
         env.step(int(allowed[int(rng.random() * len(allowed))]))
         done += 1
     name = "pettingzoo env() (wrapped)" if wrapped else "pettingzoo raw_env()"
@@ -65,12 +63,12 @@ def bench_gymnasium(steps: int, seed: int, opponents: str) -> dict[str, Any]:
     from canasta.rl.gymnasium import CanastaEnv
 
     env = CanastaEnv(opponents=opponents)
-    rng = np.random.default_rng(seed)
+    rng = random.Random(seed)
     obs, _ = env.reset(seed=seed)
     done, hands = 0, 1
     start = time.perf_counter()
     while done < steps:
-        allowed = np.flatnonzero(obs["action_mask"])
+        allowed = obs["action_mask"].nonzero()[0]
         obs, _, term, trunc, _ = env.step(int(allowed[int(rng.random() * len(allowed))]))
         done += 1
         if term or trunc:

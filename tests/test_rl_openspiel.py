@@ -9,8 +9,12 @@ import pytest
 pytest.importorskip("numpy", reason="the OpenSpiel game needs numpy: pip install 'canasta[openspiel]'")
 pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed: pip install 'canasta[openspiel]'")
 
+import numpy as np  # noqa: E402
+
 import canasta.rl.openspiel  # noqa: E402, F401 (registers the game)
-from canasta.rl.actions import NUM_ACTIONS  # noqa: E402
+from canasta.rl.actions import COMMIT, NUM_ACTIONS, PILE_ACTION, STAGE_BASE, actions_for_spec  # noqa: E402
+from canasta.rl.openspiel import GOT, RED_THREE_LAID, max_game_length  # noqa: E402
+from canasta.rules import Rules  # noqa: E402
 
 
 @pytest.mark.parametrize("params", [
@@ -62,6 +66,8 @@ def test_resample_from_infostate_keeps_what_the_player_knows() -> None:
             sample = state.resample_from_infostate(player, sampler)  # type: ignore[attr-defined]
             assert sample.information_state_string(player) == state.information_state_string(player)  # type: ignore[attr-defined]
             assert sample.observation_tensor(player) == state.observation_tensor(player)  # type: ignore[attr-defined]
+            assert (sample.information_state_tensor(player)  # type: ignore[attr-defined]
+                    == state.information_state_tensor(player))  # type: ignore[attr-defined]
             if player == state.current_player():  # type: ignore[attr-defined]
                 assert sample.legal_actions() == state.legal_actions()  # type: ignore[attr-defined]
 
@@ -84,3 +90,104 @@ def test_the_stock_is_revealed_only_when_drawn() -> None:
     state.apply_action(state.legal_actions()[0])  # draw
     assert state.is_chance_node()  # the drawn card is decided now
     assert state.information_state_string(0) != state.information_state_string(1)
+
+
+def decode_record(game: object, tensor: list[float]) -> list[tuple[int, int, int]]:
+    """The record rows of an information-state tensor (read from the tensor alone)."""
+    rules = Rules.from_preset(game.get_parameters()["preset"])  # type: ignore[attr-defined]
+    capacity = max_game_length(rules)
+    t = np.array(tensor)
+    rows = t[len(t) - 3 * capacity:].reshape(capacity, 3).astype(int)
+    length = int(t[len(t) - 3 * capacity - 1])
+    assert not rows[length:].any()
+    return [(int(a), int(b), int(c)) for a, b, c in rows[:length]]
+
+
+@pytest.mark.parametrize("preset", ["classic", "two-player", "three-player"])
+def test_information_state_tensor_has_perfect_recall(preset: str) -> None:
+    """Each player's own actions in order, and every other move as its canonical actions, from the tensor."""
+    game = pyspiel.load_game("canasta", {"preset": preset})
+    players = game.num_players()
+    expected: list[list[tuple[int, int]]] = [[] for _ in range(players)]  # (relative seat + 1, code)
+    rng = random.Random(5)
+    state = game.new_initial_state()
+    steps = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+            continue
+        seat = state.current_player()
+        legal = state.legal_actions()
+        action = legal[rng.randrange(len(legal))]
+        canonical = actions_for_spec(state.turn.spec_for(COMMIT)) if action == COMMIT else [action]
+        for p in range(players):
+            relative = (seat - p) % players + 1
+            if p == seat:
+                expected[p].append((relative, action + 1))
+            elif action < STAGE_BASE and action != PILE_ACTION:  # staging is seen as the move
+                expected[p].extend((relative, a + 1) for a in canonical)
+        state.apply_action(action)
+        steps += 1
+        if steps % 7 == 0 or state.is_terminal():
+            for p in range(players):
+                record = decode_record(game, state.information_state_tensor(p))
+                assert [(r, c) for r, c, _ in record if c <= NUM_ACTIONS] == expected[p]
+                # cards drawn appear in their player's record only
+                assert all(r == 1 for r, c, _ in record if c == GOT)
+                assert all(c in (GOT, RED_THREE_LAID) or c <= NUM_ACTIONS for _, c, _ in record)
+    assert steps > 50
+    assert steps <= game.max_game_length()
+
+
+def test_public_record_has_no_private_entries() -> None:
+    game = pyspiel.load_game("canasta")
+    public = pyspiel.IIGObservationType(perfect_recall=True, private_info=pyspiel.PrivateInfoType.NONE)
+    from open_spiel.python.observation import make_observation
+
+    observation = make_observation(game, public)
+    state = play_until(game, random.Random(8), 120)
+    tensors = []
+    for player in range(4):
+        observation.set_from(state, player)
+        tensors.append(observation.tensor.copy())
+        record = decode_record(game, list(observation.tensor))
+        assert record and all(code not in (GOT,) for _, code, _ in record)
+        assert not observation.dict["dealt"].any() and not observation.dict["hand"].any()
+    # the same public moves for everyone, only the seats are relative
+    lengths = {int(t[-3 * game.max_game_length() - 1]) for t in tensors}
+    assert len(lengths) == 1
+
+
+def play_until(game: object, rng: random.Random, steps: int) -> object:
+    state = game.new_initial_state()  # type: ignore[attr-defined]
+    done = 0
+    while not state.is_terminal() and done < steps:
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+            done += 1
+    return state
+
+
+def test_max_game_length_bounds_every_hand() -> None:
+    for preset in ("classic", "two-player", "six-player"):
+        game = pyspiel.load_game("canasta", {"preset": preset})
+        rules = Rules.from_preset(preset)
+        assert game.max_game_length() == 13 * rules.deck_size + 5
+        for seed in range(3):
+            state = game.new_initial_state()
+            rng = random.Random(seed)
+            length = 0
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    outcomes = state.chance_outcomes()
+                    state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+                else:
+                    legal = state.legal_actions()
+                    state.apply_action(legal[rng.randrange(len(legal))])
+                length += 1
+            assert length <= game.max_game_length()

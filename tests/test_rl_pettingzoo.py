@@ -84,3 +84,18 @@ def test_render_shows_the_public_table() -> None:
     env.reset(seed=3)
     text = env.render()
     assert isinstance(text, str) and text.startswith("draw seat")
+
+
+def test_the_readme_example_plays_a_hand(capsys: pytest.CaptureFixture[str]) -> None:
+    """The README's research example runs as written and prints each agent's final reward."""
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    section = readme[readme.index("## Research environment"):]
+    code = section[section.index("```python") + len("```python"):]
+    code = code[:code.index("```")]
+    exec(compile(code, "README.md", "exec"), {})
+    lines = capsys.readouterr().out.split("\n")
+    rewards = dict(line.split() for line in lines if line)
+    assert sorted(rewards) == ["player_0", "player_1", "player_2", "player_3"]
+    assert float(rewards["player_0"]) == float(rewards["player_2"]) == -float(rewards["player_1"])

@@ -44,6 +44,7 @@ Move.parse('draw')
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import compress
 
 from ..cards import KIND_CHARS, MELD_RANK_CHARS, NUM_KINDS, NUM_MELD_RANKS, NUM_NATURAL
 from ..legal import Spec, generate, materialize
@@ -124,8 +125,17 @@ def spec_plan(spec: Spec) -> Plan:
     return tuple(counts)
 
 
-def _spec_counts(spec: Spec) -> tuple[dict[int, int], Spec, int]:
-    """A ``meld`` or ``pile`` move's staging counts (slot -> cards, no zeros), itself, and its size."""
+_StagePlan = tuple[dict[int, int], Spec, int]
+"""A ``meld`` or ``pile`` move's staging counts (slot -> cards, no zeros), itself, its card count."""
+
+_STAGE_PLANS: dict[Spec, _StagePlan] = {}
+
+
+def _stage_plan(spec: Spec) -> _StagePlan:
+    """The staging counts of a ``meld`` or ``pile`` move (cached: the generator reuses its moves)."""
+    found = _STAGE_PLANS.get(spec)
+    if found is not None:
+        return found
     groups = spec[1]
     assert isinstance(groups, tuple)
     counts: dict[int, int] = {}
@@ -136,7 +146,13 @@ def _spec_counts(spec: Spec) -> tuple[dict[int, int], Spec, int]:
             if k:
                 counts[slot] = counts.get(slot, 0) + k
                 total += k
-    return counts, spec, total
+    if len(_STAGE_PLANS) > 100_000:
+        _STAGE_PLANS.clear()
+    found = _STAGE_PLANS[spec] = (counts, spec, total)
+    return found
+
+
+_SIMPLE_ACTIONS = {DRAW: DRAW_ACTION, PILE: PILE_ACTION, ASK: ASK_ACTION, YES: YES_ACTION, NO: NO_ACTION}
 
 
 class TurnActions:
@@ -146,35 +162,50 @@ class TurnActions:
     or directly on the state) clears it.
     """
 
-    __slots__ = ("_key", "_mask", "_plans", "_specs", "mode", "plan", "state")
+    __slots__ = ("_candidates", "_length", "_mask", "_phase", "_plans", "_specs", "mode", "plan", "state")
 
     def __init__(self, state: GameState) -> None:
         self.state = state
         self.mode: str | None = None  # None, MELD or PILE while a plan is staged
         self.plan: list[int] = [0] * NUM_SLOTS
-        self._key: tuple[int, str] | None = None
+        self._length = -1  # the state's history length and phase that the fields below are for
+        self._phase = ""
         self._specs: list[Spec] = []
-        self._plans: list[tuple[dict[int, int], Spec, int]] = []  # staging counts, move, card count
-        self._mask: list[int] | None = None
+        self._plans: list[_StagePlan] | None = None  # the meld and pile moves, when needed
+        self._candidates: list[_StagePlan] = []  # those of the staged mode containing the staged cards
+        self._mask: bytearray | None = None
 
     def _sync(self) -> None:
         state = self.state
-        key = (len(state.history), state.phase)
-        if key != self._key:
-            self._key = key
-            self._specs = generate(state)
-            self._plans = [_spec_counts(spec) for spec in self._specs if spec[0] == MELD or spec[0] == PILE]
-            self.mode = None
-            self.plan = [0] * NUM_SLOTS
-            self._mask = None
+        if len(state.history) != self._length or state.phase != self._phase:
+            self._reset()
+
+    def _reset(self) -> None:
+        state = self.state
+        self._length = len(state.history)
+        self._phase = state.phase
+        self._specs = generate(state)
+        self._plans = None
+        self._candidates = []
+        self.mode = None
+        self.plan = [0] * NUM_SLOTS
+        self._mask = None
+
+    def _stage_plans(self) -> list[_StagePlan]:
+        plans = self._plans
+        if plans is None:
+            plans = self._plans = [_stage_plan(spec) for spec in self._specs if spec[0] == MELD or spec[0] == PILE]
+        return plans
 
     def copy(self, state: GameState | None = None) -> TurnActions:
         """The same plan over ``state`` (a copy of this one's state; default: a fresh copy)."""
         self._sync()
         new = TurnActions(self.state.copy() if state is None else state)
-        new._key = self._key
+        new._length = self._length
+        new._phase = self._phase
         new._specs = self._specs
         new._plans = self._plans
+        new._candidates = self._candidates
         new.mode = self.mode
         new.plan = self.plan[:]
         new._mask = self._mask
@@ -193,58 +224,45 @@ class TurnActions:
 
     def mask(self) -> list[int]:
         """1 for each allowed action id, 0 otherwise (a fresh list of ``NUM_ACTIONS``)."""
-        self._sync()
-        if self._mask is None:
-            self._mask = self._compute_mask()
-        return self._mask[:]
+        return list(self.shared_mask())
 
-    def shared_mask(self) -> list[int]:
-        """The mask itself, not a copy: the same list object until the mask changes (do not modify it)."""
+    def shared_mask(self) -> bytearray:
+        """The mask as bytes, not a copy: the same object until the mask changes (do not modify it)."""
         self._sync()
-        if self._mask is None:
-            self._mask = self._compute_mask()
-        return self._mask
+        mask = self._mask
+        if mask is None:
+            mask = self._mask = self._compute_mask()
+        return mask
 
     def legal_actions(self) -> list[int]:
         """The allowed action ids, ascending."""
-        self._sync()
-        if self._mask is None:
-            self._mask = self._compute_mask()
-        return [a for a, ok in enumerate(self._mask) if ok]
+        return list(compress(_ALL_ACTIONS, self.shared_mask()))
 
-    def _compute_mask(self) -> list[int]:
-        mask = [0] * NUM_ACTIONS
-        mode = self.mode
-        if mode is None:
+    def _compute_mask(self) -> bytearray:
+        mask = bytearray(NUM_ACTIONS)
+        if self.mode is None:
             for spec in self._specs:
                 action = spec[0]
-                if action == DISCARD:
+                if action == MELD:  # each card of it may be staged first
+                    groups = spec[1]
+                    assert isinstance(groups, tuple)
+                    for rank, n, t, j in groups:
+                        if n:
+                            mask[STAGE_BASE + (rank if rank < NUM_NATURAL else NUM_NATURAL)] = 1
+                        if t:
+                            mask[STAGE_BASE + TWO_SLOT + rank] = 1
+                        if j:
+                            mask[STAGE_BASE + JOKER_SLOT + rank] = 1
+                elif action == DISCARD:
                     kind = spec[1]
                     assert isinstance(kind, int)
                     mask[DISCARD_BASE + kind] = 1
-                elif action == DRAW:
-                    mask[DRAW_ACTION] = 1
-                elif action == PILE:
-                    mask[PILE_ACTION] = 1
-                elif action == ASK:
-                    mask[ASK_ACTION] = 1
-                elif action == YES:
-                    mask[YES_ACTION] = 1
-                elif action == NO:
-                    mask[NO_ACTION] = 1
-            if self.state.phase == "play":
-                for counts, _spec, _total in self._plans:
-                    for slot in counts:
-                        mask[STAGE_BASE + slot] = 1
+                else:
+                    mask[_SIMPLE_ACTIONS[action]] = 1
             return mask
         staged = self.plan
-        staged_items = [(slot, n) for slot, n in enumerate(staged) if n]
         staged_total = sum(staged)
-        for counts, spec, total in self._plans:
-            if spec[0] != mode or total < staged_total:
-                continue
-            if not all(counts.get(slot, 0) >= n for slot, n in staged_items):
-                continue
+        for counts, _spec, total in self._candidates:
             if total == staged_total:
                 mask[COMMIT] = 1  # contains the staged cards and no more: exactly them
             else:
@@ -255,50 +273,52 @@ class TurnActions:
 
     def is_allowed(self, action: int) -> bool:
         """True when the mask allows ``action`` now."""
-        if not 0 <= action < NUM_ACTIONS:
-            return False
-        self._sync()
-        if self._mask is None:
-            self._mask = self._compute_mask()
-        return bool(self._mask[action])
+        return 0 <= action < NUM_ACTIONS and self.shared_mask()[action] == 1
 
     def apply(self, action: int) -> Move | None:
         """Take one allowed action; returns the engine move it committed, or None while staging.
 
         Raises :class:`ValueError` naming the action when the mask does not allow it.
         """
-        if not self.is_allowed(action):
+        if not (0 <= action < NUM_ACTIONS and self.shared_mask()[action]):
             raise ValueError(f"action {action} ({ACTION_NAMES[action] if 0 <= action < NUM_ACTIONS else '?'}) "
                              f"is not allowed now")
-        state = self.state
         if action >= STAGE_BASE:
+            slot = action - STAGE_BASE
             if self.mode is None:
-                self.mode = MELD
-            self.plan[action - STAGE_BASE] += 1
+                self._start(MELD)
+            plan = self.plan
+            plan[slot] += 1
+            need = plan[slot]
+            self._candidates = [c for c in self._candidates if c[0].get(slot, 0) >= need]
             self._mask = None
             return None
         if action == PILE_ACTION:
-            self.mode = PILE
-            self._mask = None
+            self._start(PILE)
             return None
-        spec = self.spec_for(action)
-        move = materialize(state, spec)
+        state = self.state
+        move = materialize(state, self.spec_for(action))
         state.push(move)
-        self._sync()
+        self._reset()
         return move
+
+    def _start(self, mode: str) -> None:
+        self.mode = mode
+        self._candidates = [c for c in self._stage_plans() if c[1][0] == mode]
+        self._mask = None
 
     def spec_for(self, action: int) -> Spec:
         """The engine move (by kinds) that an allowed non-staging action plays."""
         if action == COMMIT:
-            staged = {slot: n for slot, n in enumerate(self.plan) if n}
-            for counts, spec, _total in self._plans:
-                if spec[0] == self.mode and counts == staged:
+            self._sync()
+            total = sum(self.plan)
+            for _counts, spec, size in self._candidates:
+                if size == total:
                     return spec
             raise ValueError("the staged cards are not a legal move")
         if DISCARD_BASE <= action < STAGE_BASE:
-            return (DISCARD, action - DISCARD_BASE)
-        name = {DRAW_ACTION: DRAW, ASK_ACTION: ASK, YES_ACTION: YES, NO_ACTION: NO}[action]
-        return (name, None)
+            return _DISCARD_SPECS[action - DISCARD_BASE]
+        return _ACTION_SPECS[action]
 
     def staged_text(self) -> str:
         """The staged plan in words (``"meld: K K 2>K"``), or ``""``."""
@@ -307,6 +327,12 @@ class TurnActions:
             return ""
         parts = [_slot_text(s) for s in range(NUM_SLOTS) for _ in range(self.plan[s])]
         return f"{self.mode}: " + " ".join(parts)
+
+
+_ALL_ACTIONS = range(NUM_ACTIONS)
+_DISCARD_SPECS: tuple[Spec, ...] = tuple((DISCARD, kind) for kind in range(NUM_KINDS))
+_ACTION_SPECS: dict[int, Spec] = {DRAW_ACTION: (DRAW, None), ASK_ACTION: (ASK, None), YES_ACTION: (YES, None),
+                                  NO_ACTION: (NO, None)}
 
 
 def actions_for_spec(spec: Spec) -> list[int]:

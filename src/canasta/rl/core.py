@@ -53,8 +53,6 @@ class Table:
         self.state = GameState(rules)
         self.turn = TurnActions(self.state)
         self._empty_mask: Mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        self._mask_list: list[int] | None = None
-        self._mask_array: Mask = self._empty_mask
 
     def deal(self, rng: random.Random, dealer: int = 0, scores: list[int] | None = None) -> None:
         """Deal a new hand (again, in the rare case that it ends at the deal)."""
@@ -74,11 +72,7 @@ class Table:
         """The action mask of ``seat`` (all zeros unless it acts now)."""
         if self.state.is_over or seat != self.state.to_act:
             return self._empty_mask.copy()
-        shared = self.turn.shared_mask()
-        if shared is not self._mask_list:
-            self._mask_list = shared
-            self._mask_array = np.frombuffer(bytes(shared), dtype=np.int8)
-        return self._mask_array.copy()
+        return np.array(self.turn.shared_mask(), dtype=np.int8)
 
     def observation(self, seat: int) -> Array:
         """The observation tensor of ``seat``: what its view shows, and its own staged plan.
@@ -87,9 +81,22 @@ class Table:
         to encoding ``make_view(state, seat)``).
         """
         turn = self.turn
-        if turn.staging and seat == self.state.to_act:
-            return self.encoder.encode_state(self.state, seat, turn.mode, turn.plan)
-        return self.encoder.encode_state(self.state, seat)
+        state = self.state
+        if seat == state.to_act and turn.staging:
+            return self.encoder.encode_state(state, seat, turn.mode, turn.plan)
+        return self.encoder.encode_state(state, seat)
+
+    def observe(self, seat: int) -> dict[str, Any]:
+        """``{"observation": observation(seat), "action_mask": mask(seat)}``, in one pass."""
+        state = self.state
+        encoder = self.encoder
+        if seat != state.to_act or state.phase == "over":
+            return {"observation": encoder.encode_state(state, seat), "action_mask": self._empty_mask.copy()}
+        turn = self.turn
+        mask = np.array(turn.shared_mask(), dtype=np.int8)  # (this brings the turn up to date)
+        if turn.mode is None:
+            return {"observation": encoder.encode_state(state, seat), "action_mask": mask}
+        return {"observation": encoder.encode_state(state, seat, turn.mode, turn.plan), "action_mask": mask}
 
     def view_observation(self, seat: int) -> Array:
         """The same observation, built from ``make_view(state, seat)`` (the reference path)."""

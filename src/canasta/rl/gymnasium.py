@@ -67,7 +67,7 @@ class CanastaEnv(gym.Env[ObsType, np.int64]):
         self._bots: dict[int, Bot] = {}
 
     def _observe(self) -> ObsType:
-        return {"observation": self.table.observation(self.seat), "action_mask": self.table.mask(self.seat)}
+        return self.table.observe(self.seat)
 
     def action_masks(self) -> Mask:
         """The agent's action mask now."""

@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from ..cards import JOKER_KIND, KIND, NUM_KINDS, NUM_MELD_RANKS, TWO
+from ..cards import JOKER_KIND, KIND, NUM_CODES, NUM_KINDS, NUM_MELD_RANKS, TWO
 from ..rules import Rules
 from ..views import View
 from .actions import NUM_SLOTS
@@ -89,12 +89,22 @@ class Encoder:
             name: (size,) for name, size in pieces
         }
         self._cached_state: GameState | None = None
-        self._cached_key: tuple[int, str, int] = (-1, "", -1)
+        self._cached_length, self._cached_phase, self._cached_seat = -1, "", -1  # of the cached observation
         self._cached: Array = np.zeros(self.size, dtype=np.float32)
         self._staging_start = self.slices["staging"].start
         self._sides = [[(seat % s + i) % s for i in range(s)] for seat in range(p)]
         self._seats = [[(seat + i) % p for i in range(p)] for seat in range(p)]
-        self._scores: dict[tuple[tuple[int, ...], int], list[float]] = {}
+        self._scores: dict[tuple[tuple[int, ...], int], Array] = {}
+        at = {name: piece.start for name, piece in self.slices.items()}
+        self._offsets = (at["pile_size"], at["known"], at["hand_sizes"], at["stock_size"], at["scores"], at["phase"],
+                         at["staging"])
+        self._others = [[(seat + i) % p for i in range(1, p)] for seat in range(p)]
+        self._buf = bytearray(self.size)  # the counts of :meth:`_public`, reused
+        self._known_cache: dict[bytes, bytes] = {}
+        self._pile_cards: tuple[int, ...] = ()
+        self._pile_counts: list[int] = [0] * NUM_KINDS
+        self._pile_bytes = bytes([0] + [0] * NUM_KINDS + [1] + [0] * NUM_KINDS)  # the empty pile
+        self._flags: dict[tuple[str, int, str | None, bool, bool | None], bytes] = {}
         assert self.slices["plan"].stop == self.size  # the staged plan comes last
         self.low = -SCORE_CLIP
         self.high = float(max(self.rules.deck_size, 2 * SCORE_CLIP))
@@ -164,75 +174,113 @@ class Encoder:
         and, by resampling the hidden cards, that it cannot tell them apart.
         """
         phase = state.phase
-        key = (len(state.history), phase, seat)
-        if state is not self._cached_state or key != self._cached_key:
-            values = self._public(state, seat)
-            values += _NO_PLAN
-            self._cached_state, self._cached_key = state, key
-            self._cached = np.array(values, dtype=np.float32)
+        length = len(state.history)
+        if (length != self._cached_length or seat != self._cached_seat or state is not self._cached_state
+                or phase != self._cached_phase):
+            self._cached = self._public(state, seat)
+            self._cached_state, self._cached_length, self._cached_phase, self._cached_seat = state, length, phase, seat
         obs = self._cached.copy()
         if mode is not None and plan is not None and phase != "over" and state.to_act == seat:
-            obs[self._staging_start] = 1 if mode == "meld" else 0
-            obs[self._staging_start + 1] = 0 if mode == "meld" else 1
-            obs[self._staging_start + 2:] = plan
+            staged = (_MELD_STAGING if mode == "meld" else _PILE_STAGING) + bytes(plan)
+            obs[self._staging_start:] = np.frombuffer(staged, dtype=np.uint8)
         return obs
 
-    def _public(self, state: GameState, seat: int) -> list[float]:
-        """Every piece but the staged plan, from the fields of the seat's view."""
-        p = self.players
+    def _public(self, state: GameState, seat: int) -> Array:
+        """Every piece but the staged plan, from the fields of the seat's view.
+
+        The counts are written into a reused byte buffer (every one is below 256: at most
+        four decks) that becomes the float tensor in one conversion; scores and minimums,
+        the only fractions, are written afterwards.
+        """
+        buf = self._buf
+        pile, known_at, sizes, stock, scores_at, flags_at, flags_end = self._offsets
         phase = state.phase
-        values: list[float] = list(state.kc[seat])
+        p, s = self.players, self.sides
         sides = self._sides[seat]
+        table = state.kc[seat][:]  # hand, melds, red threes and canastas: one assignment
+        mnat, mwild = state.mnat, state.mwild
         for i in sides:
-            values += state.mnat[i]
+            table += mnat[i]
         for i in sides:
-            values += state.mwild[i]
-        values += [len(state.red3[i]) for i in sides]
-        values += [state.canastas[i] for i in sides]
-        pile = state.pile
-        top = [0] * (NUM_KINDS + 1)
-        top[KIND[pile[-1]] if pile else NUM_KINDS] = 1
-        kinds = [0] * NUM_KINDS
-        for c in pile:
-            kinds[KIND[c]] += 1
-        values.append(len(pile))
-        values += top
-        values += kinds
-        values.append(1 if state.pile_frozen() else 0)
-        for i in range(1, p):
-            known = state.known[(seat + i) % p]
-            if any(known):
-                counts = [0] * NUM_KINDS
-                for c, n in enumerate(known):
-                    if n:
-                        counts[KIND[c]] += n
-                values += counts
-            else:
-                values += _NO_KINDS
+            table += mwild[i]
+        red3 = state.red3
+        table += [len(red3[i]) for i in sides]
+        side, canastas = sides[0], state.canastas
+        table += canastas[side:]
+        table += canastas[:side]
+        buf[0:pile] = table
+        buf[pile:pile + _PILE_BYTES] = self._pile_piece(state.pile)
+        buf[pile + _PILE_BYTES] = 1 if state.pile_frozen() else 0
+        known = state.known
+        buf[known_at:sizes] = b"".join([_NO_KINDS if known[i] == _NO_CARDS else self._known_kinds(known[i])
+                                        for i in self._others[seat]])
         hsize = state.hsize
-        values += [hsize[i] for i in self._seats[seat]]
-        values.append(len(state.stock))
+        counts = hsize[seat:]
+        counts += hsize[:seat]
+        counts.append(len(state.stock))
+        buf[sizes:stock + 1] = counts
+        to_act = (state.to_act - seat) % p if phase != "over" else -1
+        flags_key = (phase, to_act, state.drew, state.asked, state.answer)
+        flags = self._flags.get(flags_key)
+        if flags is None:
+            flags = self._flags[flags_key] = self._flag_bytes(*flags_key)
+        buf[flags_at:flags_end] = flags
+        obs = np.frombuffer(buf, dtype=np.uint8).astype(np.float32)
         scores_key = (tuple(state.scores), seat)
         scores = self._scores.get(scores_key)
         if scores is None:
             if len(self._scores) > 1000:
                 self._scores.clear()
-            scores = self._scores[scores_key] = ([_thousands(state.scores[i]) for i in sides]
-                                                 + [_thousands(state.minimum(i)) for i in sides])
-        values += scores
-        ph = [0] * len(PHASES)
-        ph[PHASES.index(phase)] = 1
-        values += ph
-        act = [0] * p
-        if phase != "over":
-            act[(state.to_act - seat) % p] = 1
-        values += act
-        drew = state.drew
-        values += [1 if drew == "stock" else 0, 1 if drew == "pile" else 0]
-        values.append(1 if state.asked else 0)
-        answer = state.answer
-        values += [1 if answer is True else 0, 1 if answer is False else 0]
-        return values
+            scores = self._scores[scores_key] = np.array(
+                [_thousands(state.scores[i]) for i in sides] + [_thousands(state.minimum(i)) for i in sides],
+                dtype=np.float32)
+        obs[scores_at:scores_at + 2 * s] = scores
+        return obs
+
+    def _flag_bytes(self, phase: str, to_act: int, drew: str | None, asked: bool, answer: bool | None) -> bytes:
+        """The pieces ``phase`` to ``answer``: ``to_act`` relative, -1 when nobody acts."""
+        flags = [0] * (len(PHASES) + self.players + 5)
+        flags[PHASES.index(phase)] = 1
+        if to_act >= 0:
+            flags[len(PHASES) + to_act] = 1
+        pos = len(PHASES) + self.players
+        if drew is not None:
+            flags[pos + (0 if drew == "stock" else 1)] = 1
+        flags[pos + 2] = 1 if asked else 0
+        if answer is not None:
+            flags[pos + (3 if answer else 4)] = 1
+        return bytes(flags)
+
+    def _known_kinds(self, known: list[int]) -> bytes:
+        """A count per kind of the cards known to be in a hand (given a count per card code)."""
+        key = bytes(known)
+        counts = self._known_cache.get(key)
+        if counts is None:
+            kinds = [0] * NUM_KINDS
+            for c, n in enumerate(known):
+                if n:
+                    kinds[KIND[c]] += n
+            if len(self._known_cache) > 4096:
+                self._known_cache.clear()
+            counts = self._known_cache[key] = bytes(kinds)
+        return counts
+
+    def _pile_piece(self, pile: list[int]) -> bytes:
+        """The pieces ``pile_size``, ``pile_top`` and ``pile_kinds`` (extended when only a discard came)."""
+        cards = tuple(pile)
+        if cards != self._pile_cards:
+            if cards and cards[:-1] == self._pile_cards:
+                counts = self._pile_counts[:]
+                counts[KIND[cards[-1]]] += 1
+            else:
+                counts = [0] * NUM_KINDS
+                for c in cards:
+                    counts[KIND[c]] += 1
+            top = [0] * (NUM_KINDS + 1)
+            top[KIND[cards[-1]] if cards else NUM_KINDS] = 1
+            self._pile_cards, self._pile_counts = cards, counts
+            self._pile_bytes = bytes([len(cards)] + top + counts)
+        return self._pile_bytes
 
     def as_dict(self, obs: Array) -> dict[str, Array]:
         """The named pieces of an observation tensor (views into it)."""
@@ -248,8 +296,10 @@ class Encoder:
         return [{"name": n, "start": sl.start, "size": sl.stop - sl.start} for n, sl in self.slices.items()]
 
 
-_NO_PLAN = [0] * (2 + NUM_SLOTS)
-_NO_KINDS = [0] * NUM_KINDS
+_NO_KINDS = bytes(NUM_KINDS)
+_MELD_STAGING, _PILE_STAGING = bytes((1, 0)), bytes((0, 1))
+_NO_CARDS = [0] * NUM_CODES
+_PILE_BYTES = 1 + (NUM_KINDS + 1) + NUM_KINDS  # pile_size, pile_top, pile_kinds
 
 
 def _thousands(points: int) -> float:

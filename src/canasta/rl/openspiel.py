@@ -12,11 +12,15 @@ the unrevealed cards.  So the stock's order is never fixed ahead of play, and a 
 holds no secret that a chance node has not yet decided.
 
 Returns, at the end of the hand, are points: each seat's side total less the best other
-side's.  The observation tensor is :class:`canasta.rl.observation.Encoder`'s; the
-information-state tensor is the same tensor (it does not recall the past), while the
-information-state string is perfect recall: the cards the player was dealt and drew, the
-public moves, and its own staged plan.  ``resample_from_infostate`` deals the hidden cards
-anew with :func:`canasta.resample.resample`.
+side's.  The observation tensor is :class:`canasta.rl.observation.Encoder`'s.  The
+information-state tensor has perfect recall: the observation tensor, then what the
+player saw of the deal (its dealt hand, the red threes laid out, the upcard) and its
+*record*, every action it took in the order it took them, every other player's move as
+the canonical action sequence of that move (the order in which others stage their cards
+is not seen at a table, only the meld), the cards it drew and the red threes laid out
+from the stock (see :data:`RECORD_CODES`).  The information-state string is the same
+record in words.  ``resample_from_infostate`` deals the hidden cards anew with
+:func:`canasta.resample.resample`.
 
 >>> import pyspiel
 >>> game = pyspiel.load_game("canasta", {"preset": "two-player"})
@@ -33,20 +37,46 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from ..cards import NUM_CODES, card_text, full_deck
+from ..cards import KIND, KIND_CHARS, NUM_CODES, NUM_KINDS, card_text, full_deck
 from ..legal import materialize
 from ..moves import Move
 from ..resample import resample
 from ..rules import Rules
 from ..state import GameState
 from ..views import make_view
-from .actions import COMMIT, DISCARD_BASE, NUM_ACTIONS, PILE_ACTION, STAGE_BASE, TurnActions, action_to_string
+from .actions import (
+    COMMIT,
+    DISCARD_BASE,
+    NUM_ACTIONS,
+    PILE_ACTION,
+    STAGE_BASE,
+    TurnActions,
+    action_to_string,
+    actions_for_spec,
+)
 from .core import hand_rewards
 from .observation import Encoder
 
-MAX_GAME_LENGTH = 30_000
-"""A practical bound on actions in a hand (chance included); random hands stay far below it."""
 UTILITY_BOUND = 50_000.0
+
+GOT = NUM_ACTIONS + 1
+"""Record code: the player received a card from the stock (detail: its kind + 1)."""
+RED_THREE_LAID = NUM_ACTIONS + 2
+"""Record code: a player laid out a red three that came from the stock."""
+RECORD_CODES = "1 .. 59: action id + 1; 60: got a card (detail: kind + 1); 61: red three laid out from the stock"
+"""The codes of a record entry ``(seat relative to the observer + 1, code, detail)``."""
+
+
+def max_game_length(rules: Rules) -> int:
+    """A proven bound on the actions of a hand, chance included: ``13 * deck_size + 5``.
+
+    With ``D`` cards: a turn starts with a draw (each takes a card from the stock, or ends
+    the hand) or a pile take (each melds at least the top card for good), so there are at
+    most ``2D + 1`` turns of at most five actions besides staging (draw or pile + commit,
+    ask, answer, discard); staging and meld commits each put at least one card on the
+    table for good (``2D``); chance reveals each card at most once (``D``).
+    """
+    return 13 * rules.deck_size + 5
 
 _GAME_TYPE = pyspiel.GameType(
     short_name="canasta",
@@ -111,7 +141,7 @@ class CanastaGame(pyspiel.Game):  # type: ignore[misc]
             num_players=self.rules.players,
             min_utility=-UTILITY_BOUND,
             max_utility=UTILITY_BOUND,
-            max_game_length=MAX_GAME_LENGTH,
+            max_game_length=max_game_length(self.rules),
         )
         super().__init__(_GAME_TYPE, info, {"preset": preset, "options": options, "dealer": self.dealer})
         self.encoder = Encoder(self.rules)
@@ -180,9 +210,9 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
         self.h.engine = state
         self.h.turn = TurnActions(state)
         self.h.revealed -= used
-        for seat in range(self.rules.players):
-            self.h.private[seat].append("dealt " + " ".join(card_text(c) for c in state.hand(seat)))
-
+        self.h.dealt = [state.kc[seat][:] for seat in range(state.players)]
+        self.h.deal_red_threes = [len(state.red3[side]) for side in range(state.sides)]
+        self.h.upcard = state.pile[:]
 
     def _try_pending(self) -> None:
         """Play the pending move once every stock card it draws is revealed."""
@@ -193,15 +223,20 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
         used = len(state.stock) - len(trial.stock)
         if used > self.h.revealed:
             return
-        before = [h[:] for h in state.cc]
+        seat = state.to_act
+        before = state.kc[seat][:]
+        red_before = len(state.red3[seat % state.sides])
         state.push(move)
         self.h.revealed -= used
         self.h.pending = None
         if used:
-            for seat in range(state.players):
-                gained = [c for c in range(NUM_CODES) for _ in range(max(0, state.cc[seat][c] - before[seat][c]))]
-                if gained:
-                    self.h.private[seat].append(f"{len(state.history)}: got " + " ".join(card_text(c) for c in gained))
+            record = self.h.records[seat]
+            after = state.kc[seat]
+            for kind in range(NUM_KINDS):
+                record.extend([(seat, GOT, kind + 1)] * max(0, after[kind] - before[kind]))
+            laid = len(state.red3[seat % state.sides]) - red_before
+            for record in self.h.records:
+                record.extend([(seat, RED_THREE_LAID, 0)] * laid)
 
     # -- the OpenSpiel API ---------------------------------------------------------------
 
@@ -240,10 +275,23 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
         assert turn is not None
         if not turn.is_allowed(action):
             raise ValueError(f"action {action} ({action_to_string(action)}) is not legal now")
+        seat = self.engine.to_act
+        records = self.h.records
         if action >= STAGE_BASE or action == PILE_ACTION:
+            records[seat].append((seat, action + 1, 0))  # a staged plan is seen by its player only
             turn.apply(action)
             return
-        self.h.pending = materialize(self.engine, turn.spec_for(action))
+        spec = turn.spec_for(action)
+        if action == COMMIT:  # the others see the move, not the order of its staging
+            records[seat].append((seat, action + 1, 0))
+            seen = [(seat, a + 1, 0) for a in actions_for_spec(spec)]
+            for other, record in enumerate(records):
+                if other != seat:
+                    record.extend(seen)
+        else:
+            for record in records:
+                record.append((seat, action + 1, 0))
+        self.h.pending = materialize(self.engine, spec)
         self._try_pending()
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -283,9 +331,19 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
         new.h.turn = self.turn.copy(engine) if player_id == self.engine.to_act else TurnActions(engine)
         new.h.revealed = 0  # the resampled stock's order is free again
         for seat in range(engine.players):
-            if seat != player_id:  # their records of cards received no longer hold
-                new.h.private[seat] = ["resampled: " + " ".join(card_text(c) for c in engine.hand(seat))]
+            if seat != player_id:  # the cards they were dealt and drew are unknown: forget them
+                new.h.dealt[seat] = [0] * NUM_KINDS
+                new.h.records[seat] = [entry for entry in new.h.records[seat] if entry[1] != GOT]
         return new
+
+    def record(self, player: int, private: bool = True) -> list[tuple[int, int, int]]:
+        """``player``'s record: ``(seat relative to it + 1, code, detail)`` (:data:`RECORD_CODES`).
+
+        ``private=False``: the public record (moves as everyone sees them, no cards drawn).
+        """
+        players = self.rules.players
+        record = self.h.records[player if private else players]
+        return [((seat - player) % players + 1, code, detail) for seat, code, detail in record]
 
 
 
@@ -300,7 +358,13 @@ class _Hand:
         self.engine: GameState | None = None
         self.turn: TurnActions | None = None
         self.pending: Move | None = None  # a committed move waiting for the stock cards it draws
-        self.private: list[list[str]] = [[] for _ in range(rules.players)]  # cards dealt and drawn
+        # What each player saw: its dealt hand (counts per kind), the red threes each side laid
+        # out at the deal, the upcard(s), and its record (seat, code, detail); the extra record
+        # at index ``players`` is the public one.
+        self.dealt: list[list[int]] = [[0] * NUM_KINDS for _ in range(rules.players)]
+        self.deal_red_threes: list[int] = [0] * rules.sides
+        self.upcard: list[int] = []
+        self.records: list[list[tuple[int, int, int]]] = [[] for _ in range(rules.players + 1)]
         self._need_deal = rules.hand_size * rules.seated + 1
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Hand:
@@ -312,44 +376,84 @@ class _Hand:
         new.engine = None if self.engine is None else self.engine.copy()
         new.turn = None if self.turn is None or new.engine is None else self.turn.copy(new.engine)
         new.pending = self.pending
-        new.private = [p[:] for p in self.private]
+        new.dealt = [d[:] for d in self.dealt]
+        new.deal_red_threes = self.deal_red_threes[:]
+        new.upcard = self.upcard[:]
+        new.records = [r[:] for r in self.records]
         new._need_deal = self._need_deal
         return new
 
 
 class CanastaObserver:
-    """Observation (and information-state) tensors and strings for one seat."""
+    """Observation (and information-state) tensors and strings for one seat.
+
+    The tensor is the encoder's observation; with perfect recall it goes on with ``dealt``
+    (15 counts), ``deal_red_threes`` (one per side, relative), ``upcard_kinds`` (15),
+    ``upcard_top`` (16, one-hot), ``record_length`` (1) and ``record`` (``max_game_length``
+    rows of three numbers, see :meth:`CanastaState.record`; unused rows are zeros).  Without
+    private information (a public observer) the hand, plan, dealt cards, staging and cards
+    drawn are left out.
+    """
 
     def __init__(self, game: CanastaGame, iig_obs_type: Any, params: Any) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
         self.encoder: Encoder = game.encoder
+        self.rules = game.rules
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
         self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
-        self.tensor = np.zeros(self.encoder.size, np.float32)
-        self.dict = {name: self.tensor[piece] for name, piece in self.encoder.slices.items()}
+        pieces: list[tuple[str, tuple[int, ...]]] = [
+            (name, (piece.stop - piece.start,)) for name, piece in self.encoder.slices.items()]
+        if self.perfect_recall:
+            pieces += [("dealt", (NUM_KINDS,)), ("deal_red_threes", (self.rules.sides,)),
+                       ("upcard_kinds", (NUM_KINDS,)), ("upcard_top", (NUM_KINDS + 1,)), ("record_length", (1,)),
+                       ("record", (max_game_length(self.rules), 3))]
+        sizes = [int(np.prod(shape)) for _, shape in pieces]
+        self.tensor = np.zeros(sum(sizes), np.float32)
+        self.dict: dict[str, Any] = {}
+        start = 0
+        for (name, shape), size in zip(pieces, sizes):
+            self.dict[name] = self.tensor[start:start + size].reshape(shape)
+            start += size
 
     def set_from(self, state: CanastaState, player: int) -> None:
-        """Fill the tensor from ``player``'s view of ``state``."""
+        """Fill the tensor from ``player``'s view of ``state`` (and its record, with perfect recall)."""
         self.tensor.fill(0.0)
         if state.engine is None:
             return
         turn = state.turn
         assert turn is not None
         staged = turn.staging and state.h.pending is None
-        obs = self.encoder.encode_state(state.engine, player, turn.mode if staged else None,
-                                        turn.plan if staged else None)
+        encoder = self.encoder
+        obs = encoder.encode_state(state.engine, player, turn.mode if staged else None,
+                                   turn.plan if staged else None)
         if not self.private:
-            obs[self.encoder.slices["hand"]] = 0.0
-            obs[self.encoder.slices["staging"]] = 0.0
-            obs[self.encoder.slices["plan"]] = 0.0
-        self.tensor[:] = obs
+            obs[encoder.slices["hand"]] = 0.0
+            obs[encoder.slices["staging"]] = 0.0
+            obs[encoder.slices["plan"]] = 0.0
+        self.tensor[:encoder.size] = obs
+        if not self.perfect_recall:
+            return
+        pieces, h = self.dict, state.h
+        if self.private:
+            pieces["dealt"][:] = h.dealt[player]
+        side, sides = player % self.rules.sides, self.rules.sides
+        pieces["deal_red_threes"][:] = [h.deal_red_threes[(side + i) % sides] for i in range(sides)]
+        for code in h.upcard:
+            pieces["upcard_kinds"][KIND[code]] += 1
+        pieces["upcard_top"][KIND[h.upcard[-1]] if h.upcard else NUM_KINDS] = 1
+        record = state.record(player, self.private)
+        if len(record) > len(pieces["record"]):  # impossible: see max_game_length
+            raise RuntimeError(f"a record of {len(record)} entries is longer than the bound {len(pieces['record'])}")
+        pieces["record_length"][0] = len(record)
+        if record:
+            pieces["record"][:len(record)] = record
 
     def string_from(self, state: CanastaState, player: int) -> str:
-        """The view as text (with the player's private and public record when perfect recall)."""
+        """The view as text; with perfect recall, also the deal and the record in words."""
         if state.engine is None:
             return f"seat {player}: dealing"
-        view = make_view(state.engine, player, history=self.perfect_recall)
+        view = make_view(state.engine, player, history=False)
         hand = " ".join(card_text(c) for c in view.hand) if self.private else "?"
         plan = ""
         if self.private and state.turn is not None and state.h.pending is None and view.to_act == player:
@@ -358,12 +462,32 @@ class CanastaObserver:
                  f"{' '.join(card_text(c) for c in view.pile)}; stock {view.stock_size}; "
                  f"melds {view.to_json()['melds']}; red threes {view.to_json()['red_threes']}; {plan}"]
         if self.perfect_recall:
+            h = state.h
             if self.private:
-                lines.extend(state.h.private[player])
-            lines.extend(f"{seat}: {text}" for seat, text in view.history)
+                lines.append("dealt " + _kinds_text(h.dealt[player]))
+            lines.append("upcard " + " ".join(KIND_CHARS[KIND[c]] for c in h.upcard)
+                         + f"; red threes at the deal by side {h.deal_red_threes}")
+            players = self.rules.players
+            for relative, code, detail in state.record(player, self.private):
+                who = "you" if relative == 1 else f"seat {(player + relative - 1) % players}"
+                lines.append(f"{who}: {record_text(code, detail)}")
         return "\n".join(lines)
+
+
+def record_text(code: int, detail: int) -> str:
+    """A record entry's code and detail in words (``stage K``, ``got 7``, ``red three laid out``)."""
+    if code == GOT:
+        return f"got {KIND_CHARS[detail - 1]}"
+    if code == RED_THREE_LAID:
+        return "red three laid out"
+    return action_to_string(code - 1)
+
+
+def _kinds_text(counts: list[int]) -> str:
+    return " ".join(KIND_CHARS[k] for k in range(NUM_KINDS) for _ in range(counts[k]))
 
 
 pyspiel.register_game(_GAME_TYPE, CanastaGame)
 
-__all__ = ["COMMIT", "DISCARD_BASE", "CanastaGame", "CanastaObserver", "CanastaState", "parse_options"]
+__all__ = ["COMMIT", "DISCARD_BASE", "GOT", "RECORD_CODES", "RED_THREE_LAID", "CanastaGame", "CanastaObserver",
+           "CanastaState", "max_game_length", "parse_options", "record_text"]

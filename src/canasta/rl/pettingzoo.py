@@ -79,7 +79,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, Any]:
         """The agent's observation and action mask, from its seat's view only."""
         seat = self._seat[agent]
-        return {"observation": self.table.observation(seat), "action_mask": self.table.mask(seat)}
+        return self.table.observe(seat)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new hand (seeded when ``seed`` is given)."""
