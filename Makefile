@@ -14,7 +14,7 @@ $(VENV)/.play: pyproject.toml
 
 # The tests also need the test tools and the optional extras they exercise.
 $(VENV)/.test: $(VENV)/.play
-	$(BIN)/python -m pip install --quiet -e '.[web,sheets,tui,test,ray,rl,openspiel]'
+	$(BIN)/python -m pip install --quiet -e '.[web,sheets,tui,test,ray,rl,openspiel,examples]'
 	@touch $@
 
 # `make play` serves the browser game on http://127.0.0.1:8000/ (PORT=... to change it).

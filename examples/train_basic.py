@@ -8,7 +8,7 @@ margin (the agent's side total less the other side's, in thousands); a hand is *
 when that margin is positive.  The plot (win rate and mean margin per batch of hands,
 smoothed) is saved as a PNG.
 
-    pip install 'canasta[rl]' matplotlib
+    pip install 'canasta[rl,examples]'   # examples: matplotlib for the plot
     python examples/train_basic.py --minutes 5 --out train_basic.png
 """
 

@@ -1,0 +1,52 @@
+"""The worked example (examples/train_basic.py) trains, improves its policy's parameters and plots."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+pytest.importorskip("gymnasium", reason="the example needs the rl extra: pip install 'canasta[rl]'")
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "train_basic.py"
+
+
+def load_example() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("train_basic", EXAMPLE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_few_batches_train_and_plot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    example = load_example()
+    history = example.train(minutes=0.03, batch=8, seed=1, lr=3e-3, opponents="random")
+    assert history, "at least one batch of hands"
+    hands = [h for h, _, _ in history]
+    assert hands == sorted(hands) and hands[0] == 8
+    assert all(0.0 <= w <= 1.0 for _, w, _ in history)
+    assert all(-30.0 < m < 30.0 for _, _, m in history)
+    assert "win rate" in capsys.readouterr().out
+    pytest.importorskip("matplotlib", reason="the plot needs matplotlib: pip install 'canasta[examples]'")
+    out = tmp_path / "plot.png"
+    example.plot(history, str(out), "random")
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_an_update_moves_the_policy_towards_the_rewarded_action() -> None:
+    np = pytest.importorskip("numpy")
+    example = load_example()
+    rng = np.random.default_rng(0)
+    policy = example.Policy(4, 3, 8, rng)
+    x = rng.normal(size=(16, 4)).astype(np.float32)
+    masks = np.ones((16, 3), np.int8)
+    masks[:, 2] = 0  # action 2 is never allowed
+    before, _ = policy.probs(x, masks)
+    for _ in range(30):
+        policy.update(x, masks, np.zeros(16, int), np.ones(16, np.float32), 1e-2)  # action 0 always rewarded
+    after, _ = policy.probs(x, masks)
+    assert after[:, 0].mean() > before[:, 0].mean() + 0.2
+    assert not after[:, 2].any()
