@@ -106,6 +106,15 @@ def cards_text(codes: Iterable[int]) -> list[str]:
     return [_TEXT[c] for c in codes]
 
 
+def codes_from_counts(counts: Sequence[int]) -> list[int]:
+    """The card codes of a count per code, ascending (``[0, 2, 1]`` -> ``[1, 1, 2]``)."""
+    codes: list[int] = []
+    for code, n in enumerate(counts):
+        if n:
+            codes += (code,) * n
+    return codes
+
+
 def value(code: int) -> int:
     """Points of one card when melded or left in hand."""
     return VALUE[code]

@@ -17,7 +17,7 @@ canasta.errors.MoveSyntaxError: unknown move 'fly' (moves are draw, pile, meld, 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .cards import (
     BLACK_THREE,
@@ -110,6 +110,7 @@ class Move:
     action: str
     groups: tuple[Group, ...] = ()
     card: int | None = None
+    _text: str | None = field(default=None, init=False, repr=False, compare=False)  # str(), once made
 
     @classmethod
     def parse(cls, text: str) -> Move:
@@ -143,12 +144,17 @@ class Move:
         return f"Move.parse({str(self)!r})"
 
     def __str__(self) -> str:
-        if self.action == DISCARD:
-            assert self.card is not None
-            return f"discard {card_text(self.card)}"
-        if self.groups:
-            return f"{self.action} " + ", ".join(str(g) for g in self.groups)
-        return self.action
+        text = self._text
+        if text is None:
+            if self.action == DISCARD:
+                assert self.card is not None
+                text = f"discard {card_text(self.card)}"
+            elif self.groups:
+                text = f"{self.action} " + ", ".join(str(g) for g in self.groups)
+            else:
+                text = self.action
+            object.__setattr__(self, "_text", text)  # a move never changes, so neither does its text
+        return text
 
     @property
     def cards(self) -> tuple[int, ...]:

@@ -31,6 +31,7 @@ from .cards import (
     WILD_MELD,
     card_text,
     check_multiplicity,
+    codes_from_counts,
     kind_name,
     shuffled_deck,
 )
@@ -64,6 +65,8 @@ class GameState:
     """One hand in progress: hands, stock, pile, melds, red threes and whose turn it is."""
 
     __slots__ = (
+        "_history_of",
+        "_history_text",
         "answer",
         "asked",
         "canastas",
@@ -166,6 +169,8 @@ class GameState:
         self.melded = [False] * self.players
         self.known = [[0] * NUM_CODES for _ in range(self.players)]
         self.history = []
+        self._history_text: tuple[tuple[int, str], ...] = ()  # history as text, see history_text()
+        self._history_of: list[tuple[int, Move]] | None = None  # the history list it was made from
         self.drew = None
         self.asked = False
         self.answer = None
@@ -294,6 +299,8 @@ class GameState:
         new.melded = self.melded[:]
         new.known = [k[:] for k in self.known]
         new.history = self.history[:]
+        new._history_text = self._history_text if self._history_of is self.history else ()
+        new._history_of = new.history
         new.drew = self.drew
         new.asked = self.asked
         new.answer = self.answer
@@ -326,10 +333,21 @@ class GameState:
         """The side a seat plays for."""
         return seat % self.sides
 
+    def history_text(self) -> tuple[tuple[int, str], ...]:
+        """The moves so far as ``(seat, move text)``; each move's text is made once."""
+        history = self.history
+        text = self._history_text
+        if self._history_of is not history:  # a new list was set: start again
+            text = ()
+            self._history_of = history
+        if len(text) != len(history):
+            text += tuple((who, str(move)) for who, move in history[len(text):])
+            self._history_text = text
+        return text
+
     def hand(self, seat: int) -> list[int]:
         """A seat's cards in canonical order."""
-        counts = self.cc[seat]
-        return [c for c in range(NUM_CODES) for _ in range(counts[c])]
+        return codes_from_counts(self.cc[seat])
 
     def pile_frozen(self) -> bool:
         """Frozen for everyone: a wild card or red three in it, or frozen by the rules."""

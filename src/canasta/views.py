@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .cards import MELD_RANK_CHARS, NUM_CODES, card_text
+from .cards import MELD_RANK_CHARS, card_text, codes_from_counts
 from .rules import Rules
 from .scoring import HandResult
 
@@ -94,8 +94,8 @@ def make_view(state: GameState, seat: int, history: bool = True) -> View:
     if not 0 <= seat < state.players:
         raise ValueError(f"seat {seat} is not at this table (0 to {state.players - 1})")
     known = tuple(
-        () if other == seat else tuple(c for c in range(NUM_CODES) for _ in range(state.known[other][c]))
-        for other in range(state.players)
+        () if other == seat or not any(counts) else tuple(codes_from_counts(counts))
+        for other, counts in enumerate(state.known)
     )
     return View(
         seat=seat,
@@ -117,7 +117,7 @@ def make_view(state: GameState, seat: int, history: bool = True) -> View:
         red_threes=tuple(tuple(r) for r in state.red3),
         melded=tuple(state.melded),
         known=known,
-        history=tuple((who, str(move)) for who, move in state.history) if history else (),
+        history=state.history_text() if history else (),
         drew=state.drew,
         asked=state.asked,
         answer=state.answer,
