@@ -294,13 +294,19 @@ def test_quick_play_seats_you_against_three_experts(server: Server, context: Any
     assert body_data(page)["phase"] == "draw"
     assert len(hand_codes(page)) == 11
 
-    # GET /play does the same without the lobby: a redirect to a seat's link, token and all.
+    # /play does the same without the lobby: its page posts at once and lands on a seat's link.
     again = context.new_page()
     again.goto(server.base + "/play")
     wait_loaded(again)
     assert re.search(r"/t/[\w-]+#[\w-]+$", again.url), again.url
     assert again.url.split("#")[0] != page.url.split("#")[0], "quick play reused a table"
     assert my_seat(again) == 0
+    # The Back button leaves the table without dealing another one.
+    tables = again.request.get(server.base + "/api/health").json()["tables"]
+    again.go_back()
+    again.wait_for_timeout(500)
+    assert "/t/" not in again.url
+    assert again.request.get(server.base + "/api/health").json()["tables"] == tables
 
 
 def test_two_browsers_join_one_table_by_their_links_and_play(

@@ -124,7 +124,10 @@ def test_a_body_that_is_not_json_or_too_large_is_refused(client: TestClient) -> 
 
 
 def test_quick_play_redirects_to_a_seat_against_three_experts(client: TestClient) -> None:
-    answer = client.get("/play", follow_redirects=False)
+    page = client.get("/play")  # a link preview or prefetch: no table
+    assert page.status_code == 200 and 'method="post" action="/play"' in page.text
+    assert client.get("/api/health").json()["tables"] == 0
+    answer = client.post("/play", follow_redirects=False)
     assert answer.status_code == 303
     location = answer.headers["location"]
     table = location.split("/t/")[1].split("#")[0]

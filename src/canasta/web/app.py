@@ -123,6 +123,11 @@ def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7) -> FastAPI:
         return JSONResponse(answer, status_code=201)
 
     @app.get("/play", include_in_schema=False)
+    async def quick_play_page() -> FileResponse:
+        # Loading the page makes no table (link previews, prefetches); its script posts at once.
+        return FileResponse(STATIC / "play.html")
+
+    @app.post("/play", include_in_schema=False)
     async def quick_play() -> RedirectResponse:
         answer = await service().create({"preset": "classic", "seats": [{"kind": HUMAN, "name": "You"}] + [
             {"kind": "expert", "name": name} for name in ("West", "North", "East")]})
