@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -39,18 +41,23 @@ def test_game_parameters_and_sizes() -> None:
         pyspiel.load_game("canasta", {"colour": "blue"})
 
 
-def play(state: object, rng: random.Random, check: object) -> object:
-    s = state
-    while not s.is_terminal():  # type: ignore[attr-defined]
-        if s.is_chance_node():  # type: ignore[attr-defined]
-            outcomes = s.chance_outcomes()  # type: ignore[attr-defined]
+def play(state: Any, rng: random.Random, check: Callable[[Any], None] | None = None,
+         player_steps: int | None = None) -> tuple[Any, int]:
+    """Random play (chance by its odds) to the end or ``player_steps``; the state and its actions taken."""
+    length = done = 0
+    while not state.is_terminal() and (player_steps is None or done < player_steps):
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
             assert sum(p for _, p in outcomes) == pytest.approx(1.0)
-            s.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])  # type: ignore[attr-defined]
+            state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
         else:
-            check(s)  # type: ignore[operator]
-            legal = s.legal_actions()  # type: ignore[attr-defined]
-            s.apply_action(legal[rng.randrange(len(legal))])  # type: ignore[attr-defined]
-    return s
+            if check is not None:
+                check(state)
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+            done += 1
+        length += 1
+    return state, length
 
 
 def test_resample_from_infostate_keeps_what_the_player_knows() -> None:
@@ -58,22 +65,22 @@ def test_resample_from_infostate_keeps_what_the_player_knows() -> None:
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
     seen = {"n": 0}
 
-    def check(state: object) -> None:
+    def check(state: Any) -> None:
         seen["n"] += 1
         if seen["n"] % 5:
             return
         for player in range(4):
-            sample = state.resample_from_infostate(player, sampler)  # type: ignore[attr-defined]
-            assert sample.information_state_string(player) == state.information_state_string(player)  # type: ignore[attr-defined]
-            assert sample.observation_tensor(player) == state.observation_tensor(player)  # type: ignore[attr-defined]
-            assert (sample.information_state_tensor(player)  # type: ignore[attr-defined]
-                    == state.information_state_tensor(player))  # type: ignore[attr-defined]
-            if player == state.current_player():  # type: ignore[attr-defined]
-                assert sample.legal_actions() == state.legal_actions()  # type: ignore[attr-defined]
+            sample = state.resample_from_infostate(player, sampler)
+            assert sample.information_state_string(player) == state.information_state_string(player)
+            assert sample.observation_tensor(player) == state.observation_tensor(player)
+            assert (sample.information_state_tensor(player)
+                    == state.information_state_tensor(player))
+            if player == state.current_player():
+                assert sample.legal_actions() == state.legal_actions()
 
-    final = play(game.new_initial_state(), random.Random(3), check)
+    final, _ = play(game.new_initial_state(), random.Random(3), check)
     assert seen["n"] > 20
-    returns = final.returns()  # type: ignore[attr-defined]
+    returns = final.returns()
     assert returns[0] == returns[2] == -returns[1] == -returns[3]
 
 
@@ -92,9 +99,9 @@ def test_the_stock_is_revealed_only_when_drawn() -> None:
     assert state.information_state_string(0) != state.information_state_string(1)
 
 
-def decode_record(game: object, tensor: list[float]) -> list[tuple[int, int, int]]:
+def decode_record(game: Any, tensor: list[float]) -> list[tuple[int, int, int]]:
     """The record rows of an information-state tensor (read from the tensor alone)."""
-    rules = Rules.from_preset(game.get_parameters()["preset"])  # type: ignore[attr-defined]
+    rules = Rules.from_preset(game.get_parameters()["preset"])
     capacity = max_game_length(rules)
     t = np.array(tensor)
     rows = t[len(t) - 3 * capacity:].reshape(capacity, 3).astype(int)
@@ -146,7 +153,7 @@ def test_public_record_has_no_private_entries() -> None:
     from open_spiel.python.observation import make_observation
 
     observation = make_observation(game, public)
-    state = play_until(game, random.Random(8), 120)
+    state, _ = play(game.new_initial_state(), random.Random(8), player_steps=120)
     tensors = []
     for player in range(4):
         observation.set_from(state, player)
@@ -159,35 +166,11 @@ def test_public_record_has_no_private_entries() -> None:
     assert len(lengths) == 1
 
 
-def play_until(game: object, rng: random.Random, steps: int) -> object:
-    state = game.new_initial_state()  # type: ignore[attr-defined]
-    done = 0
-    while not state.is_terminal() and done < steps:
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
-        else:
-            legal = state.legal_actions()
-            state.apply_action(legal[rng.randrange(len(legal))])
-            done += 1
-    return state
-
-
 def test_max_game_length_bounds_every_hand() -> None:
     for preset in ("classic", "two-player", "six-player"):
         game = pyspiel.load_game("canasta", {"preset": preset})
         rules = Rules.from_preset(preset)
         assert game.max_game_length() == 13 * rules.deck_size + 5
         for seed in range(3):
-            state = game.new_initial_state()
-            rng = random.Random(seed)
-            length = 0
-            while not state.is_terminal():
-                if state.is_chance_node():
-                    outcomes = state.chance_outcomes()
-                    state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
-                else:
-                    legal = state.legal_actions()
-                    state.apply_action(legal[rng.randrange(len(legal))])
-                length += 1
+            _, length = play(game.new_initial_state(), random.Random(seed))
             assert length <= game.max_game_length()
