@@ -4,7 +4,7 @@
 #   scripts/ensure-postgres.sh [DIR]        start (or find running) the cluster kept in DIR (default .pg)
 #   scripts/ensure-postgres.sh DIR stop     stop it, if it runs
 #
-# Port 54329, or $CANASTA_PG_PORT; trust authentication on 127.0.0.1 only; database canasta_test.
+# Port 54329 (or the next free one), or $CANASTA_PG_PORT; trust authentication on 127.0.0.1 only; database canasta_test.
 # Prints exactly one line on stdout, the URL; anything else goes to stderr. Safe to rerun.
 set -euo pipefail
 
@@ -91,7 +91,16 @@ EOF
     mv "$data.new" "$data"
 fi
 
+# Something already listening on the port (another checkout's test server): take the next free one,
+# unless CANASTA_PG_PORT names the port.
+listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 if ! running; then
+    if [[ -z ${CANASTA_PG_PORT:-} ]]; then
+        for _ in $(seq 1 50); do
+            listening "$port" || break
+            port=$((port + 1))
+        done
+    fi
     if ! as_pg "$bin/pg_ctl" start -D "$data" -l "$log" -o "-p $port" -w -t 60 >/dev/null 2>&1 9>&-; then
         tail -n 20 "$log" >&2 || true
         die "the server in $data did not start (is port $port taken? set CANASTA_PG_PORT)"
