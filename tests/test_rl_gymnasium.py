@@ -80,3 +80,28 @@ def test_any_seat_can_learn(preset: str, seat: int) -> None:
     t = info["totals"]
     assert reward == pytest.approx((t[side] - t[1 - side]) / 1000)
     assert env.render() is not None
+
+
+def test_vector_environments_play_hands_with_autoreset() -> None:
+    """``gymnasium.make_vec`` runs several tables at once; a finished hand's next step deals a new one."""
+    envs = gym.make_vec(ENV_ID, num_envs=3, vectorization_mode="sync", opponents="random")
+    try:
+        obs, _ = envs.reset(seed=4)
+        assert obs["observation"].shape == (3, 211) and obs["action_mask"].shape == (3, 59)
+        rng = np.random.default_rng(4)
+        finished = np.zeros(3, bool)  # which tables ended on the step before
+        hands = 0
+        for _ in range(1500):
+            actions = []
+            for table, mask in enumerate(obs["action_mask"]):
+                allowed = np.flatnonzero(mask)
+                assert finished[table] == (len(allowed) == 0)  # only a finished hand has no action
+                actions.append(int(rng.choice(allowed)) if len(allowed) else 0)
+            obs, rewards, terminated, truncated, _ = envs.step(np.array(actions))
+            assert not truncated.any()
+            assert (rewards[~terminated] == 0).all()
+            hands += int(terminated.sum())
+            finished = terminated
+        assert hands >= 6
+    finally:
+        envs.close()
