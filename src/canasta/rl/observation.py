@@ -225,6 +225,7 @@ class Encoder:
         if flags is None:
             flags = self._flags[flags_key] = self._flag_bytes(*flags_key)
         buf[flags_at:flags_end] = flags
+        assert len(buf) == self.size, "a piece of the wrong length resized the buffer"
         obs = np.frombuffer(buf, dtype=np.uint8).astype(np.float32)
         scores_key = (tuple(state.scores), seat)
         scores = self._scores.get(scores_key)
