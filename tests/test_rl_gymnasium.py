@@ -105,3 +105,15 @@ def test_vector_environments_play_hands_with_autoreset() -> None:
         assert hands >= 6
     finally:
         envs.close()
+
+
+def test_match_scores_and_dealer_by_reset_options() -> None:
+    env = CanastaEnv(opponents="random", scores=[3000, 0])
+    env.reset(seed=1)
+    assert env.table.state.scores == [3000, 0] and env.table.state.minimum(0) == 120
+    env.reset(options={"scores": [0, 1500], "dealer": 2})
+    assert env.table.state.scores == [0, 1500] and env.table.state.dealer == 2
+    with pytest.raises(ValueError, match="scores are one whole number per side"):
+        env.reset(options={"scores": [0]})
+    with pytest.raises(ValueError, match="dealer"):
+        CanastaEnv(dealer=7)

@@ -33,7 +33,7 @@ def test_game_parameters_and_sizes() -> None:
     assert game.num_players() == 2
     assert game.num_distinct_actions() == NUM_ACTIONS
     assert game.max_chance_outcomes() == 53
-    assert str(game) == "canasta(dealer=0,options=target:7500,preset=two-player)"
+    assert str(game) == "canasta(dealer=0,options=target:7500,preset=two-player,scores=)"
     state = game.new_initial_state()
     assert state.is_chance_node()
     assert sum(p for _, p in state.chance_outcomes()) == pytest.approx(1.0)
@@ -174,3 +174,15 @@ def test_max_game_length_bounds_every_hand() -> None:
         for seed in range(3):
             _, length = play(game.new_initial_state(), random.Random(seed))
             assert length <= game.max_game_length()
+
+
+def test_scores_parameter_sets_the_minimums() -> None:
+    game = pyspiel.load_game("canasta", {"preset": "three-player", "scores": "1500;3000;-100"})
+    assert "scores=1500;3000;-100" in str(game)
+    assert str(pyspiel.load_game(str(game))) == str(game)
+    state, _ = play(game.new_initial_state(), random.Random(2), player_steps=1)
+    assert state.engine.scores == [1500, 3000, -100]
+    assert [state.engine.minimum(s) for s in range(3)] == [90, 120, 15]
+    for bad in ("1500;x;0", "1500;3000"):
+        with pytest.raises((ValueError, pyspiel.SpielError)):
+            pyspiel.load_game("canasta", {"preset": "three-player", "scores": bad})

@@ -99,3 +99,25 @@ def test_the_readme_example_plays_a_hand(capsys: pytest.CaptureFixture[str]) -> 
     rewards = dict(line.split() for line in lines if line)
     assert sorted(rewards) == ["player_0", "player_1", "player_2", "player_3"]
     assert float(rewards["player_0"]) == float(rewards["player_2"]) == -float(rewards["player_1"])
+
+
+def test_match_scores_set_the_first_meld_minimums() -> None:
+    env = canasta_pz.raw_env(scores=[1500, 3000])
+    env.reset(seed=2)
+    enc = env.table.encoder
+    seat = env.table.to_act
+    obs = env.observe(env.agent_selection)["observation"]
+    mine, theirs = (0.09, 0.12) if seat % 2 == 0 else (0.12, 0.09)  # relative: own side first
+    assert obs[enc.slices["minimums"]].tolist() == pytest.approx([mine, theirs])
+    assert obs[enc.slices["scores"]].tolist() == pytest.approx([1.5, 3.0] if seat % 2 == 0 else [3.0, 1.5])
+    env.reset(options={"scores": [-200, 0], "dealer": 3})  # for this hand only
+    assert env.table.state.scores == [-200, 0] and env.table.state.dealer == 3
+    assert [env.table.state.minimum(s) for s in (0, 1)] == [15, 50]
+    env.reset()
+    assert env.table.state.scores == [1500, 3000] and env.table.state.dealer == 0
+    for bad in ({"scores": [1, 2, 3]}, {"scores": "1500"}, {"dealer": 4}, {"dealer": "0"}):
+        with pytest.raises(ValueError, match=r"scores|dealer"):
+            env.reset(options=bad)
+    assert env.table.state.scores == [1500, 3000]  # a refused reset changed nothing
+    with pytest.raises(ValueError, match="one whole number per side"):
+        canasta_pz.raw_env(scores=[True, 0])

@@ -39,6 +39,40 @@ def hand_rewards(state: GameState, scale: float = REWARD_SCALE) -> list[float]:
     return rewards
 
 
+def match_scores(rules: Rules, scores: Any) -> list[int] | None:
+    """Checked match scores before a hand, one integer per side (None: a match's first hand).
+
+    They set each side's first-meld minimum, so a learner can meet every stage of a match.
+    """
+    if scores is None:
+        return None
+    if (not isinstance(scores, (list, tuple)) or len(scores) != rules.sides
+            or not all(isinstance(x, int) and not isinstance(x, bool) for x in scores)):
+        raise ValueError(f"scores are one whole number per side ({rules.sides}), like "
+                         f"{[1500, 3000, 0][:rules.sides]}, not {scores!r}")
+    return [int(x) for x in scores]
+
+
+def dealer_seat(rules: Rules, dealer: Any) -> int:
+    """A checked dealer: a seat of the table."""
+    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < rules.players:
+        raise ValueError(f"the dealer is a seat, 0 to {rules.players - 1}, not {dealer!r}")
+    return dealer
+
+
+def reset_options(rules: Rules, options: dict[str, Any] | None, dealer: int | None,
+                  scores: list[int] | None) -> tuple[int | None, list[int] | None]:
+    """The dealer and match scores of one hand: the defaults, unless ``reset(options=...)`` names them.
+
+    Other keys are left alone (PettingZoo's ``api_test`` passes one of its own).
+    """
+    if not options:
+        return dealer, scores
+    if options.get("dealer") is not None:
+        dealer = dealer_seat(rules, options["dealer"])
+    return dealer, match_scores(rules, options.get("scores", scores))
+
+
 def make_rules(preset: str = "classic", options: dict[str, Any] | None = None) -> Rules:
     """The rules of a preset with options (``canasta rules`` names them)."""
     return Rules.from_preset(preset, **(options or {}))
@@ -107,4 +141,4 @@ class Table:
         return self.encoder.encode(view)
 
 
-__all__ = ["REWARD_SCALE", "Table", "hand_rewards", "make_rules"]
+__all__ = ["REWARD_SCALE", "Table", "dealer_seat", "hand_rewards", "make_rules", "match_scores", "reset_options"]

@@ -7,6 +7,8 @@ partners included), which sees only its own view.  Actions and observations are 
 ``{"observation", "action_mask"}`` and ``info["action_mask"]`` repeats the mask
 (:meth:`CanastaEnv.action_masks` too, for MaskablePPO).  An episode is one hand; the
 reward at its end is the agent's side's total less the best other side's, in thousands.
+``scores`` (one per side) are the match scores before the hand, which set the first-meld
+minimums; ``reset(options={"dealer": ..., "scores": [...]})`` changes either for one hand.
 An action the mask refuses changes nothing and costs ``illegal_reward`` (default -0.01),
 with ``info["illegal"] = True``.  Importing this module registers ``gymnasium.make("canasta/Canasta-v0")``.
 
@@ -29,7 +31,7 @@ from gymnasium import spaces
 from ..bots import Bot, make_bot
 from ..views import make_view
 from .actions import NUM_ACTIONS
-from .core import Mask, Table, hand_rewards, make_rules
+from .core import Mask, Table, dealer_seat, hand_rewards, make_rules, match_scores, reset_options
 
 ObsType = dict[str, Any]
 
@@ -41,7 +43,8 @@ class CanastaEnv(gym.Env[ObsType, np.int64]):
 
     def __init__(self, preset: str = "classic", options: dict[str, Any] | None = None, seat: int = 0,
                  opponents: str | Sequence[str] = "basic", dealer: int | None = None,
-                 illegal_reward: float = -0.01, render_mode: str | None = None) -> None:
+                 illegal_reward: float = -0.01, render_mode: str | None = None,
+                 scores: Sequence[int] | None = None) -> None:
         self.rules = make_rules(preset, options)
         players = self.rules.players
         if not 0 <= seat < players:
@@ -53,7 +56,8 @@ class CanastaEnv(gym.Env[ObsType, np.int64]):
             make_bot(name)  # unknown names fail here, with the list of known ones
         self.opponent_names = names
         self.seat = seat
-        self.dealer = dealer
+        self.dealer = None if dealer is None else dealer_seat(self.rules, dealer)
+        self.scores = match_scores(self.rules, scores)
         self.illegal_reward = illegal_reward
         self.render_mode = render_mode
         self.table = Table(self.rules)
@@ -76,6 +80,7 @@ class CanastaEnv(gym.Env[ObsType, np.int64]):
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[ObsType, dict[str, Any]]:
         """Deal a hand and let the bots play up to the agent's first decision."""
+        dealer, scores = reset_options(self.rules, options, self.dealer, self.scores)  # checked first
         super().reset(seed=seed)
         if seed is not None:
             self._rng = random.Random(seed)
@@ -83,8 +88,9 @@ class CanastaEnv(gym.Env[ObsType, np.int64]):
         others = [s for s in range(players) if s != self.seat]
         self._bots = {s: make_bot(name, random.Random(self._rng.getrandbits(64)))
                       for s, name in zip(others, self.opponent_names)}
-        dealer = self.dealer if self.dealer is not None else self._rng.randrange(players)
-        self.table.deal(self._rng, dealer=dealer)
+        if dealer is None:
+            dealer = self._rng.randrange(players)
+        self.table.deal(self._rng, dealer=dealer, scores=scores)
         self._play_bots()
         if self.table.state.is_over:  # the bots ended the hand before the agent's turn
             return self.reset(seed=None, options=options)

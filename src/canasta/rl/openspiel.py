@@ -1,7 +1,9 @@
 """Canasta as an OpenSpiel Python game: ``import canasta.rl.openspiel`` makes ``pyspiel.load_game("canasta")`` work.
 
 Parameters: ``preset`` (default ``classic``), ``options`` (rule options as
-``"name:value;name:value"``, like ``"wild_card_melds:true;target:7500"``) and ``dealer``.
+``"name:value;name:value"``, like ``"wild_card_melds:true;target:7500"``), ``dealer`` and
+``scores`` (the match scores before the hand, one per side, like ``"1500;3000"``: they set
+the first-meld minimums; default zeros).
 One game is one hand.  Player actions are those of :mod:`canasta.rl.actions`.
 
 Chance is explicit.  The deck is revealed one card at a time, only when the engine is
@@ -54,7 +56,7 @@ from .actions import (
     action_to_string,
     actions_for_spec,
 )
-from .core import hand_rewards
+from .core import dealer_seat, hand_rewards, match_scores
 from .observation import Encoder
 
 UTILITY_BOUND = 50_000.0
@@ -92,7 +94,7 @@ _GAME_TYPE = pyspiel.GameType(
     provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
-    parameter_specification={"preset": "classic", "options": "", "dealer": 0},
+    parameter_specification={"preset": "classic", "options": "", "dealer": 0, "scores": ""},
 )
 
 
@@ -132,9 +134,14 @@ class CanastaGame(pyspiel.Game):  # type: ignore[misc]
         self.rules = Rules.from_preset(preset, **parsed)
         # Stored as name:value (OpenSpiel's game strings reserve = and ,).
         options = ";".join(f"{k}:{str(v).lower() if isinstance(v, bool) else v}" for k, v in parsed.items())
-        self.dealer = int(params.get("dealer", 0))
-        if not 0 <= self.dealer < self.rules.players:
-            raise ValueError(f"dealer {self.dealer} is not a seat (0 to {self.rules.players - 1})")
+        self.dealer = dealer_seat(self.rules, int(params.get("dealer", 0)))
+        scores_text = str(params.get("scores", "")).strip()
+        try:
+            scores = [int(x) for x in scores_text.split(";")] if scores_text else None
+        except ValueError:
+            raise ValueError(f"scores are whole numbers, one per side, separated by ';' (like 1500;3000), "
+                             f"not {scores_text!r}") from None
+        self.scores = match_scores(self.rules, scores)
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
             max_chance_outcomes=NUM_CODES,
@@ -143,7 +150,8 @@ class CanastaGame(pyspiel.Game):  # type: ignore[misc]
             max_utility=UTILITY_BOUND,
             max_game_length=max_game_length(self.rules),
         )
-        super().__init__(_GAME_TYPE, info, {"preset": preset, "options": options, "dealer": self.dealer})
+        super().__init__(_GAME_TYPE, info, {"preset": preset, "options": options, "dealer": self.dealer,
+                                            "scores": scores_text})
         self.encoder = Encoder(self.rules)
 
     def new_initial_state(self) -> CanastaState:
@@ -160,7 +168,7 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: CanastaGame) -> None:
         super().__init__(game)
-        self.h = _Hand(game.rules, game.dealer)
+        self.h = _Hand(game.rules, game.dealer, game.scores)
 
     # pyspiel clones a Python state by deep-copying each attribute apart, so everything
     # mutable lives in one attribute (:class:`_Hand`), which copies itself cheaply.
@@ -202,7 +210,7 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
         """Deal once the revealed cards cover what the deal uses (upcards, red-three replacements)."""
         if self.h.revealed < self.h._need_deal:
             return
-        state = GameState.deal(self.rules, dealer=self.h.dealer, deck=self.h.deck)
+        state = GameState.deal(self.rules, dealer=self.h.dealer, scores=self.h.scores, deck=self.h.deck)
         used = len(self.h.deck) - len(state.stock)
         if used > self.h.revealed:
             self.h._need_deal = used
@@ -350,9 +358,10 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
 class _Hand:
     """The mutable part of a :class:`CanastaState`."""
 
-    def __init__(self, rules: Rules, dealer: int) -> None:
+    def __init__(self, rules: Rules, dealer: int, scores: list[int] | None) -> None:
         self.rules = rules
         self.dealer = dealer
+        self.scores = scores  # the match scores before the hand (None: zeros)
         self.deck: list[int] = full_deck(rules.decks)  # the deal's deck until dealt
         self.revealed = 0  # deck cards (while dealing) or top stock cards (after) fixed by chance
         self.engine: GameState | None = None
@@ -371,6 +380,7 @@ class _Hand:
         new = _Hand.__new__(_Hand)
         new.rules = self.rules
         new.dealer = self.dealer
+        new.scores = self.scores
         new.deck = self.deck[:]
         new.revealed = self.revealed
         new.engine = None if self.engine is None else self.engine.copy()

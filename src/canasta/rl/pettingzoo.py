@@ -18,6 +18,7 @@ usual wrappers (an illegal action ends the hand with reward -1 for its agent);
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -26,7 +27,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from .actions import NUM_ACTIONS
-from .core import Table, hand_rewards, make_rules
+from .core import Table, dealer_seat, hand_rewards, make_rules, match_scores, reset_options
 
 
 def env(**kwargs: Any) -> Any:
@@ -39,20 +40,26 @@ def env(**kwargs: Any) -> Any:
 
 
 class raw_env(AECEnv):  # type: ignore[misc]
-    """``canasta_v0`` unwrapped: ``preset``, ``options`` (a dict of rule options), ``dealer``."""
+    """``canasta_v0`` unwrapped: ``preset``, ``options`` (a dict of rule options), ``dealer``, ``scores``.
+
+    ``scores`` (one per side, default zeros) are the match scores before the hand: they set
+    the first-meld minimums.  ``reset(options={"dealer": ..., "scores": [...]})`` changes
+    either for that hand.
+    """
 
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["human", "ansi"], "name": "canasta_v0", "is_parallelizable": False}
 
     def __init__(self, preset: str = "classic", options: dict[str, Any] | None = None, dealer: int = 0,
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, scores: Sequence[int] | None = None) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
         self.render_mode = render_mode
         self.rules = make_rules(preset, options)
         self.table = Table(self.rules)
-        self.dealer = dealer
+        self.dealer = dealer_seat(self.rules, dealer)
+        self.scores = match_scores(self.rules, scores)
         self._rng = random.Random()
         self.possible_agents = [f"player_{s}" for s in range(self.rules.players)]
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
@@ -82,10 +89,11 @@ class raw_env(AECEnv):  # type: ignore[misc]
         return self.table.observe(seat)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Deal a new hand (seeded when ``seed`` is given)."""
+        """Deal a new hand (seeded when ``seed`` is given; ``options``: ``dealer``, ``scores``)."""
+        dealer, scores = reset_options(self.rules, options, self.dealer, self.scores)
         if seed is not None:
             self._rng = random.Random(seed)
-        self.table.deal(self._rng, dealer=self.dealer)
+        self.table.deal(self._rng, dealer=self.dealer if dealer is None else dealer, scores=scores)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
