@@ -56,6 +56,9 @@ def test_a_refused_action_changes_nothing_and_costs_a_little() -> None:
     assert info["illegal"] and reward == -0.01 and not terminated
     assert env.table.state.history == before
     assert np.array_equal(obs["observation"], obs2["observation"])
+    with pytest.raises(ValueError, match="an action is a whole number"):
+        env.step("draw")
+    assert env.table.state.history == before
 
 
 def test_unknown_opponents_are_named() -> None:

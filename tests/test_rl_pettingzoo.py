@@ -71,6 +71,11 @@ def test_an_illegal_action_raises_in_the_raw_env_and_loses_the_hand_when_wrapped
     raw.reset(seed=1)
     with pytest.raises(ValueError, match="not allowed"):
         raw.step(COMMIT)
+    history = raw.table.state.history[:]
+    for bad in ("draw", None, [0]):
+        with pytest.raises(ValueError, match="an action is a whole number from 0 to 58"):
+            raw.step(bad)
+    assert raw.table.state.history == history
     wrapped = canasta_pz.env()
     wrapped.reset(seed=1)
     agent = wrapped.agent_selection

@@ -53,6 +53,14 @@ def match_scores(rules: Rules, scores: Any) -> list[int] | None:
     return [int(x) for x in scores]
 
 
+def action_id(action: Any) -> int:
+    """An action as an integer (numpy integers too); anything else is refused in a sentence."""
+    try:
+        return int(action)
+    except (TypeError, ValueError):
+        raise ValueError(f"an action is a whole number from 0 to {NUM_ACTIONS - 1}, not {action!r}") from None
+
+
 def dealer_seat(rules: Rules, dealer: Any) -> int:
     """A checked dealer: a seat of the table."""
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < rules.players:
@@ -141,4 +149,5 @@ class Table:
         return self.encoder.encode(view)
 
 
-__all__ = ["REWARD_SCALE", "Table", "dealer_seat", "hand_rewards", "make_rules", "match_scores", "reset_options"]
+__all__ = ["REWARD_SCALE", "Table", "action_id", "dealer_seat", "hand_rewards", "make_rules", "match_scores",
+           "reset_options"]

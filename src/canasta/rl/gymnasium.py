@@ -31,7 +31,7 @@ from gymnasium import spaces
 from ..bots import Bot, make_bot
 from ..views import make_view
 from .actions import NUM_ACTIONS
-from .core import Mask, Table, dealer_seat, hand_rewards, make_rules, match_scores, reset_options
+from .core import Mask, Table, action_id, dealer_seat, hand_rewards, make_rules, match_scores, reset_options
 
 ObsType = dict[str, Any]
 
@@ -108,7 +108,7 @@ class CanastaEnv(gym.Env[ObsType, np.int64]):
     def step(self, action: Any) -> tuple[ObsType, SupportsFloat, bool, bool, dict[str, Any]]:
         """One action of the agent; the bots then play until the agent's next decision."""
         table = self.table
-        action = int(action)
+        action = action_id(action)
         if not table.turn.is_allowed(action):
             obs = self._observe()
             return obs, self.illegal_reward, False, False, {"action_mask": obs["action_mask"], "illegal": True}

@@ -27,7 +27,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from .actions import NUM_ACTIONS
-from .core import Table, dealer_seat, hand_rewards, make_rules, match_scores, reset_options
+from .core import Table, action_id, dealer_seat, hand_rewards, make_rules, match_scores, reset_options
 
 
 def env(**kwargs: Any) -> Any:
@@ -110,7 +110,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
             return
         self._cumulative_rewards[agent] = 0.0
         table = self.table
-        table.turn.apply(int(action))
+        table.turn.apply(action_id(action))
         state = table.state
         if state.is_over:
             for seat, reward in enumerate(hand_rewards(state)):
