@@ -1,9 +1,10 @@
 """Train a small policy against the ``basic`` bot with plain numpy policy gradient, and plot its win rate.
 
 The agent plays seat 0 of the classic game through :class:`canasta.rl.gymnasium.CanastaEnv`;
-its partner and both opponents are ``basic`` bots.  The policy is a one-hidden-layer
-network over the observation tensor, with a softmax over the allowed actions only (the
-mask), trained by REINFORCE with a running baseline and Adam.  The reward is the hand's
+its partner and both opponents are ``basic`` bots.  The policy
+(:class:`canasta.rl.policy.MaskedMLP`) is a one-hidden-layer network over the observation
+tensor, with a softmax over the allowed actions only (the mask), trained by REINFORCE with
+a running baseline and Adam.  The reward is the hand's
 margin (the agent's side total less the other side's, in thousands); a hand is *won*
 when that margin is positive.  The plot (win rate and mean margin per batch of hands,
 smoothed) is saved as a PNG.
@@ -20,58 +21,14 @@ import time
 import numpy as np
 
 from canasta.rl.gymnasium import CanastaEnv
-
-
-class Policy:
-    """A 1-hidden-layer softmax policy restricted to the allowed actions."""
-
-    def __init__(self, inputs: int, actions: int, hidden: int, rng: np.random.Generator) -> None:
-        self.params = {
-            "w1": rng.normal(0, 1 / np.sqrt(inputs), (inputs, hidden)).astype(np.float32),
-            "b1": np.zeros(hidden, np.float32),
-            "w2": rng.normal(0, 0.01, (hidden, actions)).astype(np.float32),
-            "b2": np.zeros(actions, np.float32),
-        }
-        self.m = {k: np.zeros_like(v) for k, v in self.params.items()}
-        self.v = {k: np.zeros_like(v) for k, v in self.params.items()}
-        self.t = 0
-
-    @staticmethod
-    def features(obs: np.ndarray) -> np.ndarray:
-        return np.log1p(np.abs(obs)) * np.sign(obs)  # tame the raw counts
-
-    def probs(self, x: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        h = np.maximum(0.0, x @ self.params["w1"] + self.params["b1"])
-        logits = h @ self.params["w2"] + self.params["b2"]
-        logits = np.where(mask > 0, logits, -1e9)
-        logits -= logits.max(axis=-1, keepdims=True)
-        p = np.exp(logits) * (mask > 0)
-        return p / p.sum(axis=-1, keepdims=True), h
-
-    def update(self, xs: np.ndarray, masks: np.ndarray, actions: np.ndarray, advantages: np.ndarray,
-               lr: float) -> None:
-        p, h = self.probs(xs, masks)
-        grad_logits = -p
-        grad_logits[np.arange(len(actions)), actions] += 1.0
-        grad_logits *= advantages[:, None] / len(actions)  # ascent on E[A log pi]
-        grads = {"w2": h.T @ grad_logits, "b2": grad_logits.sum(0)}
-        dh = (grad_logits @ self.params["w2"].T) * (h > 0)
-        grads["w1"] = xs.T @ dh
-        grads["b1"] = dh.sum(0)
-        self.t += 1
-        for k, g in grads.items():
-            self.m[k] = 0.9 * self.m[k] + 0.1 * g
-            self.v[k] = 0.999 * self.v[k] + 0.001 * g * g
-            m_hat = self.m[k] / (1 - 0.9 ** self.t)
-            v_hat = self.v[k] / (1 - 0.999 ** self.t)
-            self.params[k] += lr * m_hat / (np.sqrt(v_hat) + 1e-8)
+from canasta.rl.policy import MaskedMLP
 
 
 def train(minutes: float, batch: int, seed: int, lr: float, opponents: str) -> list[tuple[int, float, float]]:
     env = CanastaEnv(opponents=opponents)
     rng = np.random.default_rng(seed)
     obs, _ = env.reset(seed=seed)
-    policy = Policy(obs["observation"].shape[0], obs["action_mask"].shape[0], 64, rng)
+    policy = MaskedMLP(obs["observation"].shape[0], obs["action_mask"].shape[0], hidden=64, seed=seed)
     baseline = 0.0
     history: list[tuple[int, float, float]] = []
     hands = 0

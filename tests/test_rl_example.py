@@ -34,19 +34,3 @@ def test_a_few_batches_train_and_plot(tmp_path: Path, capsys: pytest.CaptureFixt
     out = tmp_path / "plot.png"
     example.plot(history, str(out), "random")
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-
-
-def test_an_update_moves_the_policy_towards_the_rewarded_action() -> None:
-    np = pytest.importorskip("numpy")
-    example = load_example()
-    rng = np.random.default_rng(0)
-    policy = example.Policy(4, 3, 8, rng)
-    x = rng.normal(size=(16, 4)).astype(np.float32)
-    masks = np.ones((16, 3), np.int8)
-    masks[:, 2] = 0  # action 2 is never allowed
-    before, _ = policy.probs(x, masks)
-    for _ in range(30):
-        policy.update(x, masks, np.zeros(16, int), np.ones(16, np.float32), 1e-2)  # action 0 always rewarded
-    after, _ = policy.probs(x, masks)
-    assert after[:, 0].mean() > before[:, 0].mean() + 0.2
-    assert not after[:, 2].any()

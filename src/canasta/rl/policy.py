@@ -1,0 +1,100 @@
+"""A small numpy policy for the examples and self-play: a masked softmax over the 59 actions.
+
+One hidden layer (ReLU) over the observation tensor, squashed by ``sign(x) * log(1 + |x|)``
+to tame the raw card counts; the softmax is taken over the allowed actions only, so a
+masked action has probability zero.  :meth:`MaskedMLP.update` is one REINFORCE step with
+Adam (ascent on ``E[advantage * log pi(action)]``).  Its weights are a plain dict of
+arrays, so they travel to Ray workers and back as they are.
+
+>>> import numpy as np
+>>> policy = MaskedMLP(inputs=4, hidden=8, seed=0)
+>>> mask = np.zeros(59, np.int8); mask[[0, 1]] = 1
+>>> policy.act(np.ones(4, np.float32), mask, np.random.default_rng(0)) in (0, 1)
+True
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from .actions import NUM_ACTIONS
+
+Weights = dict[str, npt.NDArray[np.float32]]
+FloatArray = npt.NDArray[np.float32]
+
+
+class MaskedMLP:
+    """A one-hidden-layer softmax policy restricted to the allowed actions."""
+
+    def __init__(self, inputs: int, actions: int = NUM_ACTIONS, hidden: int = 64, seed: int = 0) -> None:
+        rng = np.random.default_rng(seed)
+        self.params: Weights = {
+            "w1": rng.normal(0, 1 / np.sqrt(inputs), (inputs, hidden)).astype(np.float32),
+            "b1": np.zeros(hidden, np.float32),
+            "w2": rng.normal(0, 0.01, (hidden, actions)).astype(np.float32),
+            "b2": np.zeros(actions, np.float32),
+        }
+        self._m = {k: np.zeros_like(v) for k, v in self.params.items()}
+        self._v = {k: np.zeros_like(v) for k, v in self.params.items()}
+        self._t = 0
+
+    @classmethod
+    def from_weights(cls, weights: Weights) -> MaskedMLP:
+        """A policy with these weights (fresh optimiser state)."""
+        inputs, hidden = weights["w1"].shape
+        policy = cls(int(inputs), int(weights["w2"].shape[1]), int(hidden))
+        policy.load(weights)
+        return policy
+
+    def weights(self) -> Weights:
+        """A copy of the weights."""
+        return {k: v.copy() for k, v in self.params.items()}
+
+    def load(self, weights: Weights) -> None:
+        """Take these weights (same shapes)."""
+        for k, v in weights.items():
+            if self.params[k].shape != v.shape:
+                raise ValueError(f"weight {k} has shape {v.shape}, not {self.params[k].shape}")
+            self.params[k] = np.asarray(v, np.float32).copy()
+
+    @staticmethod
+    def features(obs: FloatArray) -> FloatArray:
+        """The network's input: ``sign(x) * log(1 + |x|)`` of the observation."""
+        return (np.log1p(np.abs(obs)) * np.sign(obs)).astype(np.float32)
+
+    def probs(self, x: FloatArray, mask: npt.NDArray[np.int8]) -> tuple[FloatArray, FloatArray]:
+        """Action probabilities (zero where masked) and the hidden layer, for a batch of features."""
+        h = np.maximum(0.0, x @ self.params["w1"] + self.params["b1"])
+        logits = h @ self.params["w2"] + self.params["b2"]
+        logits = np.where(mask > 0, logits, -1e9)
+        logits -= logits.max(axis=-1, keepdims=True)
+        p = np.exp(logits) * (mask > 0)
+        return p / p.sum(axis=-1, keepdims=True), h
+
+    def act(self, obs: FloatArray, mask: npt.NDArray[np.int8], rng: np.random.Generator) -> int:
+        """Sample an allowed action for one observation."""
+        p, _ = self.probs(self.features(obs)[None], mask[None])
+        return int(rng.choice(len(mask), p=p[0]))
+
+    def update(self, xs: FloatArray, masks: npt.NDArray[np.int8], actions: npt.NDArray[np.int64],
+               advantages: FloatArray, lr: float) -> None:
+        """One REINFORCE step with Adam on a batch of features, masks, actions taken and advantages."""
+        p, h = self.probs(xs, masks)
+        grad_logits = -p
+        grad_logits[np.arange(len(actions)), actions] += 1.0
+        grad_logits *= advantages[:, None] / len(actions)
+        grads = {"w2": h.T @ grad_logits, "b2": grad_logits.sum(0)}
+        dh = (grad_logits @ self.params["w2"].T) * (h > 0)
+        grads["w1"] = xs.T @ dh
+        grads["b1"] = dh.sum(0)
+        self._t += 1
+        for k, g in grads.items():
+            self._m[k] = 0.9 * self._m[k] + 0.1 * g
+            self._v[k] = 0.999 * self._v[k] + 0.001 * g * g
+            m_hat = self._m[k] / (1 - 0.9 ** self._t)
+            v_hat = self._v[k] / (1 - 0.999 ** self._t)
+            self.params[k] = (self.params[k] + lr * m_hat / (np.sqrt(v_hat) + 1e-8)).astype(np.float32)
+
+
+__all__ = ["MaskedMLP", "Weights"]
