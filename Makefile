@@ -30,10 +30,11 @@ test: $(VENV)/.test
 	$(BIN)/mypy --strict src/canasta
 	pg="$$(scripts/ensure-postgres.sh $(VENV)/pg)" && CANASTA_TEST_PG="$$pg" $(BIN)/python -m pytest
 
-bench: $(VENV)/.play
+bench: $(VENV)/.test
 	$(BIN)/canasta bench --hands 2000 --seed 1
 	$(BIN)/python benchmarks/engine.py --hands 500 --seed 1
 	$(BIN)/python benchmarks/rl_env.py --steps 50000 --seed 1
+	$(BIN)/python benchmarks/selfplay.py --hands 512 --workers 1 2
 
 # 200 tables over real websockets on loopback: moves per second and acknowledgement latency.
 bench-web: $(VENV)/.test

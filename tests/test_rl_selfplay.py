@@ -76,3 +76,20 @@ def test_ray_gives_the_same_rollout_as_local() -> None:
         assert equal(remote, collect(WEIGHTS, hands=4, seed=5, workers=2))
     finally:
         ray.shutdown()
+
+
+def test_the_documented_loop_runs() -> None:
+    """docs/rl.md's self-play snippet, on fewer hands and in this process."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "rl.md").read_text()
+    section = text[text.index("## Self-play on Ray"):]
+    code = section[section.index("```python") + len("```python"):]
+    code = code[:code.index("```")]
+    small = (code.replace("hands=512", "hands=6").replace("workers=8", "workers=2")
+             .replace('backend="ray"', 'backend="local"').replace("hands=200", "hands=3"))
+    assert small != code
+    scope: dict[str, object] = {}
+    exec(compile(small, "docs/rl.md", "exec"), scope)
+    assert 0.0 <= scope["win_rate"] <= 1.0  # type: ignore[operator]
+    assert scope["batch"].hands == 6  # type: ignore[attr-defined]

@@ -124,6 +124,31 @@ def play_hands(weights: Weights, hands: int, seed: int, preset: str = "classic",
     )
 
 
+def evaluate(weights: Weights, hands: int, seed: int, opponents: str = "basic",
+             preset: str = "classic") -> tuple[float, float]:
+    """The policy in seat 0 with an ``opponents`` partner against ``opponents``: (win rate, mean margin).
+
+    A hand is won when the policy's side outscores the other side(s); the margin is in
+    thousands of points.
+    """
+    from .gymnasium import CanastaEnv
+
+    policy = MaskedMLP.from_weights(weights)
+    rng = np.random.default_rng(seed)
+    env = CanastaEnv(preset=preset, opponents=opponents)
+    obs, _ = env.reset(seed=seed)
+    wins, margin = 0, 0.0
+    for _ in range(hands):
+        while True:
+            obs, reward, terminated, truncated, _ = env.step(policy.act(obs["observation"], obs["action_mask"], rng))
+            if terminated or truncated:
+                break
+        wins += float(reward) > 0
+        margin += float(reward)
+        obs, _ = env.reset()
+    return wins / hands, margin / hands
+
+
 def chunk_sizes(hands: int, chunks: int) -> list[int]:
     """``hands`` split as evenly as can be into ``chunks`` (none empty)."""
     chunks = max(1, min(chunks, hands))
@@ -167,4 +192,4 @@ def _ray(workers: int, address: str | None) -> Any:
     return ray
 
 
-__all__ = ["BACKENDS", "Rollout", "chunk_sizes", "collect", "play_hands"]
+__all__ = ["BACKENDS", "Rollout", "chunk_sizes", "collect", "evaluate", "play_hands"]
