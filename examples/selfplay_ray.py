@@ -8,10 +8,11 @@ next iteration ships to the workers.  Every few iterations the policy plays seat
 ``basic`` partner against two ``basic`` bots (:func:`canasta.rl.selfplay.evaluate`).
 
     pip install 'canasta[rl,ray,examples]'
-    python examples/selfplay_ray.py --minutes 5 --workers 2 --out selfplay.png
+    python examples/selfplay_ray.py --minutes 5 --workers 2 --out selfplay.png --save selfplay.npz
 
 ``--backend local`` plays the hands in this process instead (no Ray needed); ``--address``
-joins a running Ray cluster.
+joins a running Ray cluster.  The saved weights play as a computer player:
+``PolicyBot(MaskedMLP.open("selfplay.npz").weights())`` (:mod:`canasta.rl.policybot`).
 """
 
 from __future__ import annotations
@@ -27,9 +28,11 @@ from canasta.rl.selfplay import collect, evaluate
 
 
 def train(minutes: float, hands: int, workers: int, backend: str, lr: float, seed: int, eval_every: int,
-          eval_hands: int, address: str | None = None) -> list[tuple[int, float, float, float]]:
+          eval_hands: int, address: str | None = None,
+          policy: MaskedMLP | None = None) -> list[tuple[int, float, float, float]]:
     """Self-play for ``minutes``; (hands played, hands/s, win rate vs basic, mean margin) at each evaluation."""
-    policy = MaskedMLP(Encoder("classic").size, seed=seed)
+    if policy is None:
+        policy = MaskedMLP(Encoder("classic").size, seed=seed)
     history: list[tuple[int, float, float, float]] = []
     played, playing_seconds = 0, 0.0
     deadline = time.monotonic() + 60 * minutes
@@ -87,11 +90,16 @@ def main() -> None:
     parser.add_argument("--eval-every", type=int, default=5, help="iterations between evaluations")
     parser.add_argument("--eval-hands", type=int, default=100)
     parser.add_argument("--out", default=None, help="save a PNG of the evaluations (needs matplotlib)")
+    parser.add_argument("--save", default=None, help="save the trained weights (.npz) for PolicyBot")
     args = parser.parse_args()
+    policy = MaskedMLP(Encoder("classic").size, seed=args.seed)
     history = train(args.minutes, args.hands, args.workers, args.backend, args.lr, args.seed, args.eval_every,
-                    args.eval_hands, args.address)
+                    args.eval_hands, args.address, policy)
     if args.out:
         plot(history, args.out)
+    if args.save:
+        policy.save(args.save)
+        print(f"saved the weights in {args.save}")
 
 
 if __name__ == "__main__":

@@ -47,6 +47,20 @@ class MaskedMLP:
         policy.load(weights)
         return policy
 
+    def save(self, path: str) -> None:
+        """Write the weights to an ``.npz`` file."""
+        np.savez(path, w1=self.params["w1"], b1=self.params["b1"], w2=self.params["w2"], b2=self.params["b2"])
+
+    @classmethod
+    def open(cls, path: str) -> MaskedMLP:
+        """A policy with the weights of an ``.npz`` file written by :meth:`save`."""
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                weights = {k: data[k] for k in ("w1", "b1", "w2", "b2")}
+        except (OSError, KeyError, ValueError) as exc:
+            raise ValueError(f"{path} is not a saved policy ({exc})") from None
+        return cls.from_weights(weights)
+
     def weights(self) -> Weights:
         """A copy of the weights."""
         return {k: v.copy() for k, v in self.params.items()}

@@ -1,0 +1,68 @@
+"""A computer player that plays by a trained :class:`~canasta.rl.policy.MaskedMLP`.
+
+Like every bot it sees its seat's :class:`~canasta.views.View` and the legal moves, never
+the state.  To stage a compound move action by action it needs a position to stage on:
+it deals the cards it cannot see at random (:func:`canasta.resample.resample`), which
+leaves its own hand, the table and so its legal moves as they are, then follows the
+policy's actions through :class:`~canasta.rl.actions.TurnActions` until they commit a
+move, and returns that move from the list it was given.
+
+>>> from canasta.bots.duplicate import duel
+>>> from canasta.rl.policy import MaskedMLP
+>>> weights = MaskedMLP(inputs=211, seed=0).weights()
+>>> duel(lambda rng: PolicyBot(weights, rng), "random", deals=1, seed=1).hands
+2
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..moves import Move
+from ..resample import resample
+from ..views import View
+from .actions import TurnActions
+from .observation import Encoder
+from .policy import MaskedMLP, Weights
+
+
+class PolicyBot:
+    """Plays by ``weights`` (sampling from the policy, or its likeliest action with ``greedy``)."""
+
+    def __init__(self, weights: Weights, rng: random.Random | None = None, greedy: bool = False,
+                 name: str = "policy") -> None:
+        self.name = name
+        self.policy = MaskedMLP.from_weights(weights)
+        self.rng = rng if rng is not None else random.Random()
+        self.greedy = greedy
+        self._np_rng = np.random.default_rng(self.rng.getrandbits(64))
+        self._encoders: dict[object, Encoder] = {}
+
+    def choose(self, view: View, moves: Sequence[Move]) -> Move:
+        """The move the policy's actions commit (always one of ``moves``)."""
+        if len(moves) == 1:
+            return moves[0]
+        encoder = self._encoders.get(view.rules)
+        if encoder is None:
+            encoder = self._encoders[view.rules] = Encoder(view.rules)
+        turn = TurnActions(resample(view, self.rng))
+        while True:
+            mask = np.array(turn.shared_mask(), dtype=np.int8)
+            obs = encoder.encode(view, turn.mode, turn.plan) if turn.staging else encoder.encode(view)
+            if self.greedy:
+                p, _ = self.policy.probs(self.policy.features(obs)[None], mask[None])
+                action = int(np.argmax(p[0]))
+            else:
+                action = self.policy.act(obs, mask, self._np_rng)
+            move = turn.apply(action)
+            if move is not None:
+                break
+        if move in moves:
+            return move
+        raise AssertionError(f"the policy's move {move} is not among the legal moves")  # resample keeps them
+
+
+__all__ = ["PolicyBot"]
