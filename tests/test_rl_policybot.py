@@ -62,3 +62,48 @@ def test_saved_weights_play_in_a_duel(tmp_path: Path) -> None:
         MaskedMLP.open(str(tmp_path / "bad.npz"))
     with pytest.raises(ValueError, match="is not a saved policy"):
         MaskedMLP.open(str(tmp_path / "missing.npz"))
+
+
+def saved_policy(tmp_path: Path, preset: str = "classic") -> str:
+    path = tmp_path / f"{preset}.npz"
+    MaskedMLP(Encoder(preset).size, seed=6).save(str(path))
+    return str(path)
+
+
+def test_policy_files_are_bots_for_local_tools_only(tmp_path: Path) -> None:
+    path = saved_policy(tmp_path)
+    bot = make_bot(f"policy:{path}", random.Random(1), files=True)
+    assert isinstance(bot, PolicyBot) and bot.name == f"policy:{path}"
+    with pytest.raises(ValueError, match="unknown computer player"):
+        make_bot(f"policy:{path}")  # what a server calls
+    with pytest.raises(ValueError, match="no saved policy at"):
+        make_bot(f"policy:{tmp_path / 'missing.npz'}", files=True)
+
+
+def test_the_arena_measures_a_saved_policy(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from canasta.cli import main
+
+    path = saved_policy(tmp_path)
+    code = main(["arena", f"policy:{path}", "random", "--deals", "2", "--seed", "3", "--json", "--quiet"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["hands"] == 4 and report["a"] == f"policy:{path}"
+    code = main(["arena", f"policy:{tmp_path / 'nope.npz'}", "random", "--deals", "1", "--seed", "1"])
+    assert code != 0 and "no saved policy at" in capsys.readouterr().err
+
+
+def test_a_saved_policy_as_the_gymnasium_opponents(tmp_path: Path) -> None:
+    pytest.importorskip("gymnasium")
+    from canasta.rl.gymnasium import CanastaEnv
+
+    env = CanastaEnv(preset="two-player", opponents=f"policy:{saved_policy(tmp_path, 'two-player')}")
+    obs, _ = env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    for _ in range(2000):
+        obs, _, terminated, _, _ = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        if terminated:
+            break
+    assert terminated

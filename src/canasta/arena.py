@@ -135,7 +135,7 @@ def play_hand(
     state = GameState.deal(rules, dealer, scores, deck, sitting_out=sitting_out)
     if watch is not None:
         watch(seating, state.copy())
-    bots = [make_bot(a if who == "a" else b, random.Random(f"{rng_key}:{seat}"))
+    bots = [make_bot(a if who == "a" else b, random.Random(f"{rng_key}:{seat}"), files=True)
             for seat, who in enumerate(seating.seats)]
     decisions = 0
     searched = [0, 0, 0, 0]
@@ -310,7 +310,7 @@ def run_arena(
     """Play the arena and return its report (see :func:`summarize`)."""
     for name in (a, b):
         try:
-            make_bot(name, random.Random(0))
+            make_bot(name, random.Random(0), files=True)
         except ValueError as exc:  # an unknown name, or a bad option after it
             raise ArenaError(str(exc)) from None
     if deals is not None and matches is not None:

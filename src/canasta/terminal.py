@@ -105,7 +105,7 @@ def play_in_terminal(
     for seat, name in enumerate(names):
         if name != "you":
             try:
-                bots[seat] = make_bot(name, random.Random(rng.randrange(2**31)))
+                bots[seat] = make_bot(name, random.Random(rng.randrange(2**31)), files=True)
             except ValueError as exc:
                 write(str(exc))
                 return 2

@@ -101,6 +101,9 @@ def test_a_table_gives_each_human_seat_its_own_link_and_a_spectator_link(client:
         ({"preset": "classic", "options": {"no_such_rule": True}}, "unknown rules option"),
         ({"preset": "classic", "seats": [{"kind": "human"}]}, "needs a list of 4 seats"),
         ({"preset": "classic", "seats": [{"kind": "wizard"}] * 4}, "unknown player kind"),
+        # a saved policy is for local tools only: the server never loads a file named in a request
+        ({"preset": "classic", "seats": [{"kind": "human"}] + [{"kind": "policy:/etc/passwd"}] * 3},
+         "unknown player kind"),
         ({"preset": "classic", "seats": [{"kind": "human", "name": "x" * 40}] * 4}, "name"),
         ({"preset": "classic", "seed": "lucky"}, "seed"),
         ({"preset": "classic", "colour": "red"}, "unknown field"),

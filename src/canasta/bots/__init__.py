@@ -39,18 +39,30 @@ BOTS: dict[str, Callable[[random.Random], Bot]] = {
 """Every bot by name; ``search`` also takes a budget after a colon (``search:100ms``, ``search:200``)."""
 
 
-def make_bot(name: str, rng: random.Random | None = None) -> Bot:
-    """A bot by its registered name, ``search`` with an optional budget (``search:1s``)."""
-    base, colon, _ = name.partition(":")
+def make_bot(name: str, rng: random.Random | None = None, files: bool = False) -> Bot:
+    """A bot by its registered name, ``search`` with an optional budget (``search:1s``).
+
+    With ``files=True`` (local tools: the arena, terminal play, the learning environments)
+    ``policy:FILE`` is also a bot: a policy saved by :meth:`canasta.rl.policy.MaskedMLP.save`
+    playing through :class:`canasta.rl.policybot.PolicyBot`.  A server never passes it.
+    """
+    base, colon, rest = name.partition(":")
     rng = rng if rng is not None else random.Random()
     if colon and base == "search":
         bot = SearchBot(rng, parse_budget(name))
         bot.name = name
         return bot
+    if colon and base == "policy" and files:
+        try:
+            from ..rl.policybot import policy_bot
+        except ImportError:
+            raise ValueError("policy:FILE needs numpy: pip install 'canasta[rl]'") from None
+        return policy_bot(rest, rng, name)
     factory = BOTS.get(name)
     if factory is None:
+        policy = "; policy:FILE plays a saved policy" if files else ""
         raise ValueError(f"unknown computer player {name!r} (known: {', '.join(sorted(BOTS))}; "
-                         f"search takes a budget, like search:100ms or search:200)")
+                         f"search takes a budget, like search:100ms or search:200{policy})")
     return factory(rng)
 
 

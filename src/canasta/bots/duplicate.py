@@ -49,7 +49,7 @@ class DuelResult:
 def _factory(spec: BotSpec) -> Callable[[random.Random], Bot]:
     if isinstance(spec, str):
         name = spec
-        return lambda rng: make_bot(name, rng)
+        return lambda rng: make_bot(name, rng, files=True)
     return spec
 
 

@@ -53,7 +53,7 @@ class CanastaEnv(gym.Env[ObsType, np.int64]):
         if len(names) != players - 1:
             raise ValueError(f"name {players - 1} opponents (one per other seat), not {len(names)}")
         for name in names:
-            make_bot(name)  # unknown names fail here, with the list of known ones
+            make_bot(name, files=True)  # unknown names fail here, with the list of known ones
         self.opponent_names = names
         self.seat = seat
         self.dealer = None if dealer is None else dealer_seat(self.rules, dealer)
@@ -86,7 +86,7 @@ class CanastaEnv(gym.Env[ObsType, np.int64]):
             self._rng = random.Random(seed)
         players = self.rules.players
         others = [s for s in range(players) if s != self.seat]
-        self._bots = {s: make_bot(name, random.Random(self._rng.getrandbits(64)))
+        self._bots = {s: make_bot(name, random.Random(self._rng.getrandbits(64)), files=True)
                       for s, name in zip(others, self.opponent_names)}
         if dealer is None:
             dealer = self._rng.randrange(players)

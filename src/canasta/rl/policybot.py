@@ -16,6 +16,8 @@ move, and returns that move from the list it was given.
 
 from __future__ import annotations
 
+import functools
+import os
 import random
 from collections.abc import Sequence
 
@@ -65,4 +67,18 @@ class PolicyBot:
         raise AssertionError(f"the policy's move {move} is not among the legal moves")  # resample keeps them
 
 
-__all__ = ["PolicyBot"]
+def policy_bot(path: str, rng: random.Random, name: str) -> PolicyBot:
+    """``policy:FILE`` of :func:`canasta.bots.make_bot`: the policy saved in ``path`` (read once per process)."""
+    try:
+        stamp = os.stat(path).st_mtime_ns
+    except OSError:
+        raise ValueError(f"no saved policy at {path!r}") from None
+    return PolicyBot(_saved_weights(path, stamp), rng, name=name)
+
+
+@functools.lru_cache(maxsize=16)
+def _saved_weights(path: str, stamp: int) -> Weights:
+    return MaskedMLP.open(path).weights()
+
+
+__all__ = ["PolicyBot", "policy_bot"]

@@ -55,7 +55,7 @@ def check_seats(seats: Sequence[str], players: int, preset: str) -> list[str]:
                 raise SessionError(f"seat {spec!r}: give a name after 'you:' or leave it out")
             continue
         try:
-            make_bot(spec, random.Random(0))
+            make_bot(spec, random.Random(0), files=True)
         except ValueError as exc:
             raise SessionError(str(exc)) from None
     return seats
@@ -92,7 +92,7 @@ class Session:
         self.seats = list(seats)
         self.seed = seed
         self.bots: dict[int, Bot] = {
-            seat: make_bot(spec, random.Random(f"{seed}:bot:{seat}"))
+            seat: make_bot(spec, random.Random(f"{seed}:bot:{seat}"), files=True)
             for seat, spec in enumerate(self.seats) if not is_human(spec)
         }
 
