@@ -126,3 +126,20 @@ def test_match_scores_set_the_first_meld_minimums() -> None:
     assert env.table.state.scores == [1500, 3000]  # a refused reset changed nothing
     with pytest.raises(ValueError, match="one whole number per side"):
         canasta_pz.raw_env(scores=[True, 0])
+
+
+def test_the_wrapped_env_reads_the_state_of_the_raw_one_and_keeps_pettingzoos_order() -> None:
+    wrapped = canasta_pz.env()
+    for name in ("agent_selection", "rewards", "terminations", "agents"):
+        with pytest.raises(AttributeError, match="before reset"):
+            getattr(wrapped, name)
+    wrapped.reset(seed=3)
+    raw = wrapped.unwrapped
+    for _ in range(40):
+        obs, _, terminated, truncated, _ = wrapped.last()
+        if terminated or truncated:
+            break
+        wrapped.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        for name in ("agent_selection", "agents", "rewards", "terminations", "truncations", "infos",
+                     "_cumulative_rewards"):
+            assert getattr(wrapped, name) is getattr(raw, name)

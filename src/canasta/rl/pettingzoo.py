@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from operator import attrgetter
 from typing import Any, ClassVar
 
 import numpy as np
@@ -33,10 +34,56 @@ from .core import Table, action_id, dealer_seat, hand_rewards, make_rules, match
 def env(**kwargs: Any) -> Any:
     """``canasta_v0`` with PettingZoo's wrappers (illegal actions end the hand, order enforced)."""
     inner: Any = raw_env(**kwargs)
-    inner = wrappers.TerminateIllegalWrapper(inner, illegal_reward=-1)
-    inner = wrappers.AssertOutOfBoundsWrapper(inner)
-    inner = wrappers.OrderEnforcingWrapper(inner)
+    inner = _TerminateIllegal(inner, illegal_reward=-1)
+    inner = _AssertOutOfBounds(inner)
+    inner = _OrderEnforcing(inner)
     return inner
+
+
+_STATE = ("agent_selection", "agents", "rewards", "terminations", "truncations", "infos", "_cumulative_rewards")
+"""What every step reads; PettingZoo's wrappers find each through ``__getattr__``, layer by layer."""
+
+
+def _direct(name: str, before_reset: bool = True) -> property:
+    """A read of the raw environment's ``name`` (refused before reset when ``before_reset`` is False)."""
+    if before_reset:
+        return property(attrgetter(f"_raw.{name}"))
+
+    def read(self: Any) -> Any:
+        if not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self._raw, name)
+    return property(read)
+
+
+class _TerminateIllegal(wrappers.TerminateIllegalWrapper):  # type: ignore[misc]
+    """PettingZoo's wrapper, reading the table's state straight from the raw environment."""
+
+    def __init__(self, env: raw_env, illegal_reward: float) -> None:
+        super().__init__(env, illegal_reward)
+        self._raw = env
+
+
+class _AssertOutOfBounds(wrappers.AssertOutOfBoundsWrapper):  # type: ignore[misc]
+    """PettingZoo's wrapper, reading the table's state straight from the raw environment."""
+
+    def __init__(self, env: Any) -> None:
+        super().__init__(env)
+        self._raw = env.unwrapped
+
+
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's wrapper, reading the table's state straight from the raw environment (after reset)."""
+
+    def __init__(self, env: Any) -> None:
+        super().__init__(env)
+        self._raw = env.unwrapped
+
+
+for _name in _STATE:
+    setattr(_TerminateIllegal, _name, _direct(_name))
+    setattr(_AssertOutOfBounds, _name, _direct(_name))
+    setattr(_OrderEnforcing, _name, _direct(_name, before_reset=_name == "_cumulative_rewards"))
 
 
 class raw_env(AECEnv):  # type: ignore[misc]
