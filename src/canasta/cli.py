@@ -152,8 +152,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
                          "pip install 'canasta[web]'") from None
     if args.bot_delay < 0:
         raise UsageError("--bot-delay must be 0 or more seconds")
+    if args.follow < 0:
+        raise UsageError("--follow must be 0 (never) or more seconds")
     try:
-        serve(args.host, args.port, args.db, args.bot_delay, open_browser=args.open, quiet=args.quiet)
+        serve(args.host, args.port, args.db, args.bot_delay, open_browser=args.open, quiet=args.quiet,
+              follow=args.follow)
     except StorageError as exc:
         raise UsageError(str(exc)) from None
     return 0
@@ -183,6 +186,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bot-delay", type=float, default=0.7, help="seconds a computer player waits before moving")
     p.add_argument("--open", action="store_true", help="open a browser where there is a screen")
     p.add_argument("--quiet", action="store_true", help="no request log")
+    p.add_argument("--follow", type=float, default=0.5, metavar="SECONDS",
+                   help="how often to look for moves other server processes made on the same database "
+                        "(default 0.5; 0: never)")
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("scenario", help="run a scenario file and print the runner's JSON")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -26,7 +27,9 @@ def until(ws: WebSocketTestSession, kinds: tuple[str, ...], states: list[Message
 
 
 def test_two_servers_share_one_database(storage_url: str) -> None:
-    with TestClient(create_app(storage_url, bot_delay=0)) as a, TestClient(create_app(storage_url, bot_delay=0)) as b:
+    # Without following, server A learns of B's move only when its own is refused.
+    with (TestClient(create_app(storage_url, bot_delay=0, follow=0)) as a,
+          TestClient(create_app(storage_url, bot_delay=0, follow=0)) as b):
         created = a.post("/api/tables", json={"seats": [{"kind": "human"}] * 4, "seed": 9}).json()
         table = created["table"]
         tokens = [s["link"].split("#")[1] for s in created["seats"]]
@@ -52,3 +55,34 @@ def test_two_servers_share_one_database(storage_url: str) -> None:
             discard = next(m for m in now["legal"] if m.startswith("discard"))
             on_a.send_json({"type": "move", "move": discard, "state": now["state"]})
             assert until(on_a, ("ack", "error"))["type"] == "ack"
+
+
+def test_a_server_shows_the_moves_another_server_made(storage_url: str) -> None:
+    """Following the shared database: a player on server A sees a move made on server B without acting."""
+    with (TestClient(create_app(storage_url, bot_delay=0, follow=0.05)) as a,
+          TestClient(create_app(storage_url, bot_delay=0, follow=0.05)) as b):
+        created = a.post("/api/tables", json={"seats": [{"kind": "human"}] * 4, "seed": 4}).json()
+        table = created["table"]
+        tokens = [s["link"].split("#")[1] for s in created["seats"]]
+        with a.websocket_connect(f"/ws/{table}") as on_a, b.websocket_connect(f"/ws/{table}") as on_b:
+            on_a.send_json({"type": "hello", "token": tokens[2]})  # the partner of the seat to act, on A
+            until(on_a, ("welcome",))
+            before = until(on_a, ("state",))
+            on_b.send_json({"type": "hello", "token": tokens[1]})  # the seat to act, on B
+            until(on_b, ("welcome",))
+            seen = until(on_b, ("state",))
+            on_b.send_json({"type": "move", "move": "draw", "state": seen["state"]})
+            assert until(on_b, ("ack", "error"))["type"] == "ack"
+            states: list[Message] = []
+            for _ in range(50):  # A sends it on its own; a ping now and then ends each wait
+                time.sleep(0.05)
+                on_a.send_json({"type": "ping"})
+                until(on_a, ("pong",), states)
+                if any(m["state"] > before["state"] for m in states):
+                    break
+            assert states, "server A never showed server B's move"
+            after = states[-1]
+            assert after["state"] == before["state"] + 1, "server A never showed server B's move"
+            assert after["table"]["log"] == [{"seat": 1, "move": "draw"}]
+            assert after["view"]["hand"] == before["view"]["hand"]  # seat 2 sees its own cards only
+            assert "legal" not in after or not after["legal"]

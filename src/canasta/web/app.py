@@ -69,19 +69,27 @@ class WebSocketConnection:
             await asyncio.wait_for(self.writer, 2)
 
 
-def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7) -> FastAPI:
-    """The web application, storing tables in ``db`` (a SQLite path or a ``postgresql://`` URL)."""
+def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7, follow: float = 0.5) -> FastAPI:
+    """The web application, storing tables in ``db`` (a SQLite path or a ``postgresql://`` URL).
+
+    Every ``follow`` seconds (0: never) it looks for moves that other server processes on
+    the same database made at the tables it holds, and shows them.
+    """
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         storage = AsyncStorage(open_storage(db))
         app.state.service = TableService(storage, bot_delay=bot_delay)
         gc.freeze()  # the start-up objects never need collecting: shorter full collections mid-game
-        sweeper = asyncio.get_running_loop().create_task(_sweep(app.state.service))
+        loop = asyncio.get_running_loop()
+        tasks = [loop.create_task(_sweep(app.state.service))]
+        if follow > 0:
+            tasks.append(loop.create_task(_follow(app.state.service, follow)))
         try:
             yield
         finally:
-            sweeper.cancel()
+            for task in tasks:
+                task.cancel()
             await app.state.service.close()
             await storage.close()
 
@@ -209,6 +217,16 @@ async def _sweep(svc: TableService) -> None:
     while True:
         await asyncio.sleep(IDLE_SWEEP)
         svc.evict_idle(IDLE_TABLE)
+
+
+async def _follow(svc: TableService, every: float) -> None:
+    """Show the moves other server processes make at this process's tables (a shared database)."""
+    while True:
+        await asyncio.sleep(every)
+        try:
+            await svc.follow()
+        except Exception as exc:  # a database hiccup must not stop the following; log no cards
+            log.warning("following other server processes failed (%s); trying again", type(exc).__name__)
 
 
 def _error(status: int, name: str, message: str) -> JSONResponse:

@@ -16,7 +16,7 @@ def has_display() -> bool:
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db: str = "canasta.sqlite3", bot_delay: float = 0.7,
-          open_browser: bool = False, quiet: bool = False) -> None:
+          open_browser: bool = False, quiet: bool = False, follow: float = 0.5) -> None:
     """Serve until interrupted; prints the address first."""
     import uvicorn
 
@@ -29,6 +29,6 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str = "canasta.sqlite3"
     print(f"Canasta is served at {address}  (quick game: {address}play; stop with Ctrl+C)", flush=True)
     if open_browser and has_display():
         threading.Timer(1.0, webbrowser.open, (address,)).start()
-    config = uvicorn.Config(create_app(db, bot_delay), host=host, port=port, ws_max_size=WS_MAX_SIZE,
+    config = uvicorn.Config(create_app(db, bot_delay, follow), host=host, port=port, ws_max_size=WS_MAX_SIZE,
                             log_level="warning" if quiet else "info", access_log=not quiet)
     uvicorn.Server(config).run()

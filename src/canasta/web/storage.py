@@ -141,12 +141,22 @@ class Storage(ABC):
         spec: dict[str, Any] = json.loads(row[0])
         return spec
 
-    def events(self, table_id: str) -> list[Event]:
-        """The table's events in seq order."""
+    def events(self, table_id: str, start: int = 0) -> list[Event]:
+        """The table's events from seq ``start`` on, in seq order."""
         with self._transaction(write=False) as execute:
-            rows = execute("SELECT seq, kind, seat, text, at FROM events WHERE table_id = ? ORDER BY seq",
-                           (table_id,)).fetchall()
+            rows = execute("SELECT seq, kind, seat, text, at FROM events WHERE table_id = ? AND seq >= ? "
+                           "ORDER BY seq", (table_id, start)).fetchall()
         return [Event(*row) for row in rows]
+
+    def event_counts(self, table_ids: Sequence[str]) -> dict[str, int]:
+        """For each table with events: how many (its next seq)."""
+        if not table_ids:
+            return {}
+        marks = ", ".join("?" * len(table_ids))
+        with self._transaction(write=False) as execute:
+            rows = execute(f"SELECT table_id, max(seq) + 1 FROM events WHERE table_id IN ({marks}) GROUP BY table_id",
+                           tuple(table_ids)).fetchall()
+        return {table_id: count for table_id, count in rows}
 
     def token_seat(self, table_id: str, token_hash: str) -> tuple[bool, int | None]:
         """``(found, seat)`` for a token hash at the table; the seat is None for the spectator."""
@@ -392,9 +402,13 @@ class AsyncStorage:
         """See :meth:`Storage.table_spec`."""
         return await self._call(self.storage.table_spec, table_id)
 
-    async def events(self, table_id: str) -> list[Event]:
+    async def events(self, table_id: str, start: int = 0) -> list[Event]:
         """See :meth:`Storage.events`."""
-        return await self._call(self.storage.events, table_id)
+        return await self._call(self.storage.events, table_id, start)
+
+    async def event_counts(self, table_ids: Sequence[str]) -> dict[str, int]:
+        """See :meth:`Storage.event_counts`."""
+        return await self._call(self.storage.event_counts, list(table_ids))
 
     async def token_seat(self, table_id: str, token_hash: str) -> tuple[bool, int | None]:
         """See :meth:`Storage.token_seat`."""

@@ -194,9 +194,30 @@ class TableService:
 
     async def catch_up(self, table: Table) -> None:
         """Apply events another server process committed for this table."""
-        for event in await self.storage.events(table.id):
-            if event.seq >= table.state_id:
+        for event in await self.storage.events(table.id, table.state_id):
+            if event.seq == table.state_id:
                 table.apply(event)
+
+    async def follow(self) -> int:
+        """Catch up the tables in memory that other server processes moved (one shared database).
+
+        One query asks for every watched table's event count; a table that is behind reads
+        the events it missed, tells its connections and lets its computer players move.
+        Returns how many tables moved.
+        """
+        watched = [t.id for t in self.tables.values() if t.connections or t.bots]
+        if not watched:
+            return 0
+        moved = 0
+        for table_id, count in (await self.storage.event_counts(watched)).items():
+            table = self.tables.get(table_id)
+            if table is None or count <= table.state_id:
+                continue
+            async with table.lock:
+                await self.catch_up(table)
+            self.changed(table)
+            moved += 1
+        return moved
 
     async def seat_of(self, table: Table, token: str) -> int | None:
         """The seat (None: spectator) a token opens; ``bad_token`` when it opens nothing."""
