@@ -213,10 +213,13 @@ class TableService:
             table = self.tables.get(table_id)
             if table is None or count <= table.state_id:
                 continue
-            async with table.lock:
-                await self.catch_up(table)
-            self.changed(table)
-            moved += 1
+            async with table.lock:  # this process's own move may have been committing: then nothing is new
+                before = table.state_id
+                if count > before:
+                    await self.catch_up(table)
+            if table.state_id > before:
+                self.changed(table)
+                moved += 1
         return moved
 
     async def seat_of(self, table: Table, token: str) -> int | None:
