@@ -86,3 +86,14 @@ def test_a_server_shows_the_moves_another_server_made(storage_url: str) -> None:
             assert after["table"]["log"] == [{"seat": 1, "move": "draw"}]
             assert after["view"]["hand"] == before["view"]["hand"]  # seat 2 sees its own cards only
             assert "legal" not in after or not after["legal"]
+
+
+@pytest.mark.parametrize(("flag", "words"), [("--follow=-1", "--follow must be 0 (never) or more seconds"),
+                                             ("--bot-delay=-2", "--bot-delay must be 0 or more seconds")])
+def test_serve_refuses_negative_seconds_in_one_line(flag: str, words: str,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    from canasta.cli import main
+
+    assert main(["serve", flag, "--db", "unused.sqlite3"]) == 2
+    err = capsys.readouterr().err
+    assert words in err and err.count("\n") == 1
