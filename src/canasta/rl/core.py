@@ -116,20 +116,12 @@ class Table:
             return self._empty_mask.copy()
         return np.array(self.turn.shared_mask(), dtype=np.int8)
 
-    def observation(self, seat: int) -> Array:
-        """The observation tensor of ``seat``: what its view shows, and its own staged plan.
+    def observe(self, seat: int) -> dict[str, Any]:
+        """The seat's observation (its view and its own staged plan) and ``mask(seat)``, in one pass.
 
         Uses :meth:`Encoder.encode_state`, which reads only the view's fields (tested equal
-        to encoding ``make_view(state, seat)``).
+        to encoding ``make_view(state, seat)``, as :meth:`view_observation` does).
         """
-        turn = self.turn
-        state = self.state
-        if seat == state.to_act and turn.staging:
-            return self.encoder.encode_state(state, seat, turn.mode, turn.plan)
-        return self.encoder.encode_state(state, seat)
-
-    def observe(self, seat: int) -> dict[str, Any]:
-        """``{"observation": observation(seat), "action_mask": mask(seat)}``, in one pass."""
         state = self.state
         encoder = self.encoder
         if seat != state.to_act or state.phase == "over":
