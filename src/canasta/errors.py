@@ -25,3 +25,23 @@ class IllegalMoveError(CanastaError):
 
 class PositionError(CanastaError):
     """A position, deal or game record that breaks the notation."""
+
+
+class UnknownBotError(CanastaError):
+    """A computer player's name that no kind of bot answers to (``"grandmaster"``)."""
+
+
+class SeatError(CanastaError):
+    """A seat that does not exist, a seat list that does not fit the table, or a bad seat word."""
+
+
+class NotYourTurn(CanastaError):
+    """A move from a seat (or a spectator) that is not the one to act."""
+
+
+class StaleState(CanastaError):
+    """A move sent against a state that has moved on since the sender saw it."""
+
+
+class MatchOver(CanastaError):
+    """A move sent to a match that has ended."""
