@@ -8,8 +8,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from canasta.bench import copy_cost, random_hands
 from canasta.rules import PRESETS
+from canasta.testing.bench import copy_cost, random_hands
 
 
 def main() -> None:

@@ -21,9 +21,9 @@ from .legal import LegalMoves
 from .moves import Group, Move
 from .position import deal_from, from_position, to_position
 from .rules import PRESETS, Rules
-from .scenario import run_scenario
 from .scoring import HandResult, SideScore
 from .state import GameState
+from .testing.scenario import run_scenario
 from .views import View
 
 __version__ = "0.1.0"

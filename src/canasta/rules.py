@@ -17,7 +17,7 @@ canasta.errors.RulesError: unknown rules option 'colour' (known options: ask_par
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -208,3 +208,37 @@ PRESETS: dict[str, Rules] = {
                                   minimums=CLASSIC_MINIMUMS + ((7500, 150),)),
 }
 """Every preset of RULES.md by name."""
+
+
+def parse_option_value(text: str) -> bool | int | str:
+    """An option's value from text: ``true``/``false``, a whole number (``7,500`` too), else the text.
+
+    The one option-value parser of the command line, the OpenSpiel parameters and the lobby.
+
+    >>> parse_option_value("TRUE"), parse_option_value("7,500"), parse_option_value("a4")
+    (True, 7500, 'a4')
+    """
+    low = text.strip().lower()
+    if low in ("true", "false"):
+        return low == "true"
+    try:
+        return int(text.strip().replace(",", "").replace("_", ""))
+    except ValueError:
+        return text.strip()
+
+
+def rules_from_settings(preset: str, settings: Sequence[str], target: int | None = None) -> Rules:
+    """Rules from a preset name and ``OPTION=VALUE`` texts (the command line's ``--set``, a URL's ``set=``).
+
+    >>> rules_from_settings("classic", ["target=7,500"]).target
+    7500
+    """
+    options: dict[str, object] = {}
+    for item in settings:
+        name, eq, value = item.partition("=")
+        if not eq:
+            raise RulesError(f"--set takes OPTION=VALUE, not {item!r} (options: {', '.join(OPTION_NAMES)})")
+        options[name.strip()] = parse_option_value(value)
+    if target is not None:
+        options["target"] = target
+    return Rules.from_preset(preset, **options)

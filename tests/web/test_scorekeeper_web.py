@@ -3,7 +3,7 @@
 The API is driven with FastAPI's TestClient on a small app of its own (the router plus the static
 files), and the page in a real browser (Debian's Chromium through Playwright): hands entered by
 typing and clicking, a correction, a reload that finds the game still there, undo and the winner.
-Every number the page shows is checked against :class:`canasta.scorekeeper.ScoreGame`.
+Every number the page shows is checked against :class:`canasta.scorekeeper.model.ScoreGame`.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.testclient import TestClient
 
 from canasta.rules import Rules
-from canasta.scorekeeper import Itemised, ScoreGame
+from canasta.scorekeeper.model import Itemised, ScoreGame
 from canasta.web.scorekeeper import STATIC, router
 
 from .browser_helpers import CHROMIUM, CHROMIUM_ARGS

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from importlib.metadata import entry_points
 from typing import Protocol
 
+from ..errors import UnknownBotError
 from ..moves import Move
 from ..views import View
 from .basic import BasicBot
@@ -44,7 +46,8 @@ def make_bot(name: str, rng: random.Random | None = None, files: bool = False) -
 
     With ``files=True`` (local tools: the arena, terminal play, the learning environments)
     ``policy:FILE`` is also a bot: a policy saved by :meth:`canasta.rl.policy.MaskedMLP.save`
-    playing through :class:`canasta.rl.policybot.PolicyBot`.  A server never passes it.
+    playing through :class:`canasta.rl.policybot.PolicyBot`, which registers itself under the
+    entry-point group ``canasta.file_bots``.  A server never passes it.
     """
     base, colon, rest = name.partition(":")
     rng = rng if rng is not None else random.Random()
@@ -52,18 +55,31 @@ def make_bot(name: str, rng: random.Random | None = None, files: bool = False) -
         bot = SearchBot(rng, parse_budget(name))
         bot.name = name
         return bot
-    if colon and base == "policy" and files:
-        try:
-            from ..rl.policybot import policy_bot
-        except ImportError:
-            raise ValueError("policy:FILE needs numpy: pip install 'canasta[rl]'") from None
-        return policy_bot(rest, rng, name)
+    if colon and files:
+        plugin = _file_bot(base)
+        if plugin is not None:
+            return plugin(rest, rng, name)
     factory = BOTS.get(name)
     if factory is None:
         policy = "; policy:FILE plays a saved policy" if files else ""
-        raise ValueError(f"unknown computer player {name!r} (known: {', '.join(sorted(BOTS))}; "
-                         f"search takes a budget, like search:100ms or search:200{policy})")
+        raise UnknownBotError(f"unknown computer player {name!r} (known: {', '.join(sorted(BOTS))}; "
+                              f"search takes a budget, like search:100ms or search:200{policy})")
     return factory(rng)
+
+
+FILE_BOTS = "canasta.file_bots"
+"""The entry-point group of bots read from a file (``policy:FILE``): other packages register theirs there."""
+
+
+def _file_bot(kind: str) -> Callable[[str, random.Random, str], Bot] | None:
+    """The factory registered for ``KIND:FILE`` bots, found by entry point so that bots import no front end."""
+    for point in entry_points(group=FILE_BOTS, name=kind):
+        try:
+            factory: Callable[[str, random.Random, str], Bot] = point.load()
+        except ImportError as exc:
+            raise UnknownBotError(f"{kind}:FILE needs {exc.name or 'an extra'}: pip install 'canasta[rl]'") from None
+        return factory
+    return None
 
 
 __all__ = ["BOTS", "BasicBot", "Bot", "Budget", "ExpertBot", "ExpertParams", "RandomBot", "SearchBot", "make_bot"]

@@ -43,7 +43,7 @@ from ..cards import KIND, KIND_CHARS, NUM_CODES, NUM_KINDS, card_text, full_deck
 from ..legal import materialize
 from ..moves import Move
 from ..resample import resample
-from ..rules import Rules
+from ..rules import Rules, parse_option_value
 from ..state import GameState
 from ..views import make_view
 from .actions import (
@@ -111,15 +111,7 @@ def parse_options(text: str) -> dict[str, Any]:
         name, colon, value = item.replace("=", ":").partition(":")
         if not colon:
             raise ValueError(f"options are name:value, not {item!r}")
-        raw = value.strip()
-        parsed: Any = raw
-        if raw.lower() in ("true", "false"):
-            parsed = raw.lower() == "true"
-        else:
-            try:
-                parsed = int(raw)
-            except ValueError:
-                parsed = raw
+        parsed = parse_option_value(value)
         options[name.strip()] = parsed
     return options
 

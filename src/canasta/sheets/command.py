@@ -24,7 +24,7 @@ def register(sub: Any) -> None:
 
 def cmd_sheets(args: argparse.Namespace) -> int:
     """Write both sheets and name them."""
-    from ..cli import UsageError, rules_from_args
+    from ..cli.args import UsageError, rules_from_args
     from . import SheetsUnavailable, write_sheets
 
     rules = rules_from_args(args.preset, args.set)

@@ -1,7 +1,7 @@
 """What the one-page rule sheet says, built from a :class:`Rules` object (no PDF library here).
 
 Every number comes from the rules, from :mod:`canasta.scoring`'s bonuses, from
-:data:`canasta.cards.KIND_VALUE` or from :mod:`canasta.rulebook`'s tables, so the sheet
+:data:`canasta.cards.KIND_VALUE` or from :mod:`canasta.text.rulebook`'s tables, so the sheet
 can never disagree with the engine.  The classic and two-player sheets carry both games
 side by side in one table (seed 002); the text below it holds for both.
 
@@ -20,9 +20,9 @@ from dataclasses import dataclass
 
 from ..cards import BLACK_THREE, JOKER_KIND, KIND_VALUE, NATURAL_RANKS, TWO
 from ..errors import RulesError
-from ..rulebook import CANASTA_SIZE, MAX_WILD, command, has_partners, minimum_rows, options_changed, side_seats
 from ..rules import OPTION_NAMES, Rules
 from ..scoring import GOING_OUT, GOING_OUT_CONCEALED, MIXED_CANASTA, NATURAL_CANASTA, SideScore
+from ..text.rulebook import CANASTA_SIZE, MAX_WILD, command, has_partners, minimum_rows, options_changed, side_seats
 
 PAPERS: dict[str, tuple[float, float]] = {"letter": (612.0, 792.0), "a4": (595.28, 841.89)}
 """Paper sizes in points (1/72 inch), portrait."""

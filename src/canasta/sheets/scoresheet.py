@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from fpdf import FPDF
 
-from ..rulebook import has_partners
 from ..rules import Rules
+from ..text.rulebook import has_partners
 from .content import Block, Para, Section, Table, bonus_rows, card_value_table, example_score, first_meld_table
 from .layout import FONT, GREEN, GREY, INK, MARK, PALE, Renderer, new_pdf
 

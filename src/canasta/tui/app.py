@@ -18,9 +18,9 @@ from textual.events import Resize
 from textual.screen import Screen
 from textual.widgets import Static
 
+from ..bots.hints import hint
 from ..cards import KIND, NUM_NATURAL, card_text
 from ..errors import CanastaError
-from ..hints import hint
 from ..moves import PILE, Move
 from ..views import View
 from .scoresheet import log_lines, match_sheets

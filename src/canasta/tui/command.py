@@ -59,7 +59,7 @@ def textual_missing() -> bool:
 
 def cmd_play(args: argparse.Namespace) -> int:
     """``canasta play``: the full-screen table, ``--plain`` line by line, ``--resume FILE``."""
-    from ..cli import UsageError, rules_from_args
+    from ..cli.args import UsageError, rules_from_args
     from .session import Session, SessionError, check_seats
 
     seats = [s.strip() for s in args.seats.split(",")] if args.seats else None
@@ -81,7 +81,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         rules = rules_from_args(args.preset or "classic", args.set, args.target)
         seed = args.seed if args.seed is not None else random.randrange(2**31)
         if args.plain:
-            from ..terminal import play_in_terminal
+            from .plain import play_in_terminal
 
             return play_in_terminal(rules, check_seats(seats, rules.players, rules.preset) if seats else None, seed)
         if textual_missing():

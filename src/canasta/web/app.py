@@ -19,8 +19,8 @@ from fastapi.staticfiles import StaticFiles
 
 from .protocol import ProtocolError, dumps, parse_client_message, setup_message, state_message
 from .scorekeeper import router as scorekeeper_router
+from .service import HUMAN, Table, TableService
 from .storage import AsyncStorage, open_storage
-from .tables import HUMAN, Table, TableService
 
 log = logging.getLogger("canasta.web")
 

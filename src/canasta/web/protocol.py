@@ -16,7 +16,7 @@ from ..rules import OPTION_NAMES, PRESETS, Rules
 from ..views import make_view
 
 if TYPE_CHECKING:
-    from .tables import Table
+    from .service import Table
 
 MAX_MESSAGE = 8 * 1024
 """Longest client message answered (bytes of text); longer ones get ``too_large``."""

@@ -2,7 +2,7 @@
 
 ``GET /score`` is a page of its own for a game played with real cards: it keeps the game
 in the browser (localStorage) and asks ``POST /api/score`` for every number it shows, so
-the arithmetic is :mod:`canasta.scorekeeper`'s, that is the engine's.  The server keeps
+the arithmetic is :mod:`canasta.scorekeeper.model`'s, that is the engine's.  The server keeps
 nothing.  ``GET /sheets/{preset}/rules.pdf`` and ``.../scoresheet.pdf`` serve the
 one-page PDFs of :mod:`canasta.sheets` (``?paper=a4``, ``?set=OPTION=VALUE`` or
 ``?OPTION=VALUE``).
@@ -21,9 +21,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 
 from ..errors import CanastaError
-from ..rules import OPTION_NAMES, PRESETS, Rules
-from ..scorekeeper import ITEM_LABELS, OUT_CHOICES, SIDES, ScoreError, ScoreGame, entry_from_json, entry_score
-from ..scorekeeper import entry_total as _entry_total
+from ..rules import OPTION_NAMES, PRESETS, Rules, rules_from_settings
+from ..scorekeeper.model import ITEM_LABELS, OUT_CHOICES, SIDES, ScoreError, ScoreGame, entry_from_json, entry_score
+from ..scorekeeper.model import entry_total as _entry_total
 
 STATIC = Path(str(files("canasta.web") / "static"))
 MAX_BODY = 256 * 1024
@@ -95,8 +95,6 @@ async def score_entry(request: Request) -> Response:
 
 def sheet_rules(preset: str, query: list[tuple[str, str]]) -> tuple[Rules, str, int | None]:
     """Rules, paper and sides from a sheet's URL; :class:`CanastaError` or ValueError naming the first problem."""
-    from ..cli import UsageError, rules_from_args
-
     paper, sides, settings = "letter", None, []
     for key, value in query:
         if key == "paper":
@@ -115,11 +113,7 @@ def sheet_rules(preset: str, query: list[tuple[str, str]]) -> tuple[Rules, str, 
         raise ValueError(f"paper must be letter or a4, not {paper!r}")
     if preset not in PRESETS:
         raise ValueError(f"unknown preset {preset!r} (presets: {', '.join(PRESETS)})")
-    try:
-        rules = rules_from_args(preset, settings)
-    except UsageError as exc:
-        raise ValueError(str(exc)) from None
-    return rules, paper, sides
+    return rules_from_settings(preset, settings), paper, sides
 
 
 @lru_cache(maxsize=64)

@@ -1,0 +1,399 @@
+"""The duplicate arena: two bots play the same deals from every side (``canasta arena``).
+
+Every deal is played once per *replay* with the same cards (the same deck order and the
+same dealer); the bots change sides between replays, and partners on a side are the same
+bot.  With two sides there are two replays: A plays side 0 then side 1.  With three sides
+(three-player, six-player) there are three: in replay ``r`` A plays side ``r`` and B every
+other side, so each bot holds each seat set equally often.
+
+Chance is seeded per deal, never per worker: the deck of deal ``i`` is shuffled by
+``random.Random(f"{seed}:{i}")`` and the bot at ``seat`` in replay ``r`` gets
+``random.Random(f"{seed}:{i}:{r}:{seat}")`` (in a match, hand ``j`` of match ``m`` uses
+``f"{seed}:match{m}:{j}"`` and ``f"{seed}:match{m}:{j}:{r}:{seat}"``).  So a seed gives the
+same result on one worker, on several processes and on Ray.  Bots see only
+``state.view(seat)`` and the legal moves.
+
+A hand's point difference is A's side total minus B's (the mean over B's sides when B
+holds several).  Its mean comes with a 95% confidence interval over independent units
+(a deal with all its replays, or a duplicate match), so the luck of the cards cancels.
+
+>>> rules = Rules.from_preset("classic")
+>>> [s.seats for s in seatings(rules)]
+[('a', 'b', 'a', 'b'), ('b', 'a', 'b', 'a')]
+>>> [s.a_side for s in seatings(Rules.from_preset("three-player"))]
+[0, 1, 2]
+>>> wilson(5, 10)
+(0.2366, 0.7634)
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from typing import Any
+
+from ..cards import shuffled_deck
+from ..errors import CanastaError
+from ..rules import Rules
+from ..scoring import match_winner
+from ..state import GameState
+from . import make_bot
+
+Z95 = 1.959963984540054
+MAX_MATCH_HANDS = 500
+"""A match still undecided after this many hands counts as won by nobody."""
+
+BACKENDS = ("local", "ray")
+
+
+class ArenaError(CanastaError):
+    """An arena that cannot run: an unknown bot, a count out of range, a missing backend."""
+
+
+# -- seating and seeds -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Seating:
+    """Who plays where in one replay: ``seats[s]`` is ``"a"`` or ``"b"``."""
+
+    replay: int
+    a_side: int
+    seats: tuple[str, ...]
+
+
+def seatings(rules: Rules) -> list[Seating]:
+    """The replays of every deal: A plays side ``r`` in replay ``r``, B every other side."""
+    return [
+        Seating(r, r, tuple("a" if seat % rules.sides == r else "b" for seat in range(rules.players)))
+        for r in range(rules.sides)
+    ]
+
+
+def deal_deck(rules: Rules, key: str) -> list[int]:
+    """The deck (top card first) of the deal with this seed key, e.g. ``"7:12"``."""
+    return shuffled_deck(random.Random(key), rules.decks)
+
+
+# -- playing ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Hand:
+    """One hand played: A's side, every side's total and the decisions made."""
+
+    a_side: int
+    totals: tuple[int, ...]
+    decisions: int
+    searched: tuple[int, int, int, int] = (0, 0, 0, 0)
+    """For searching bots: A's searched decisions and samples, then B's."""
+
+    @property
+    def diff(self) -> float:
+        """A's total minus B's (the mean of B's sides when several)."""
+        others = [t for s, t in enumerate(self.totals) if s != self.a_side]
+        return self.totals[self.a_side] - sum(others) / len(others)
+
+    @property
+    def winner(self) -> str | None:
+        """``"a"``, ``"b"`` (B's best side beat A) or None for a tie."""
+        mine = self.totals[self.a_side]
+        best = max(t for s, t in enumerate(self.totals) if s != self.a_side)
+        return "a" if mine > best else "b" if best > mine else None
+
+
+@dataclass(frozen=True)
+class MatchPlay:
+    """One replay of a duplicate match: its hands and the winning side's bot, if any."""
+
+    hands: tuple[Hand, ...]
+    winner: str | None
+
+
+Watch = Callable[[Seating, GameState], None]
+
+
+def play_hand(
+    a: str,
+    b: str,
+    rules: Rules,
+    seating: Seating,
+    deck: Sequence[int],
+    dealer: int,
+    rng_key: str,
+    scores: Sequence[int] | None = None,
+    sitting_out: int | None = None,
+    watch: Watch | None = None,
+) -> Hand:
+    """Play one hand to its end; the bot at ``seat`` is seeded by ``f"{rng_key}:{seat}"``."""
+    state = GameState.deal(rules, dealer, scores, deck, sitting_out=sitting_out)
+    if watch is not None:
+        watch(seating, state.copy())
+    bots = [make_bot(a if who == "a" else b, random.Random(f"{rng_key}:{seat}"), files=True)
+            for seat, who in enumerate(seating.seats)]
+    decisions = 0
+    searched = [0, 0, 0, 0]
+    while not state.is_over:
+        seat = state.to_act
+        moves = list(state.legal_moves())
+        bot = bots[seat]
+        move = bot.choose(state.view(seat), moves)
+        last = getattr(bot, "last", None)  # a searching bot's last decision: (move, mean, samples)
+        if last:
+            at = 0 if seating.seats[seat] == "a" else 2
+            searched[at] += 1
+            searched[at + 1] += last[0][2]
+        if move in moves:
+            state.push(move)
+        else:  # an equal move the bot built itself; check it
+            state.play(move)
+        decisions += 1
+    assert state.result is not None
+    return Hand(seating.a_side, state.result.totals, decisions, (searched[0], searched[1], searched[2], searched[3]))
+
+
+def play_deal(a: str, b: str, rules: Rules, seed: int, index: int, watch: Watch | None = None) -> tuple[Hand, ...]:
+    """Deal ``index``: the same deck and dealer once per replay."""
+    deck = deal_deck(rules, f"{seed}:{index}")
+    dealer = index % rules.players
+    return tuple(play_hand(a, b, rules, s, deck, dealer, f"{seed}:{index}:{s.replay}", watch=watch)
+                 for s in seatings(rules))
+
+
+def play_match(a: str, b: str, rules: Rules, seed: int, index: int) -> tuple[MatchPlay, ...]:
+    """Duplicate match ``index``: hands to the target, once per replay, hand ``j`` always the same deal."""
+    plays = []
+    for s in seatings(rules):
+        scores = [0] * rules.sides
+        hands: list[Hand] = []
+        winner: int | None = None
+        for j in range(MAX_MATCH_HANDS):
+            key = f"{seed}:match{index}:{j}"
+            sitting_out = 2 * (j % 3) if rules.sit_out else None  # as Match: side 0's seats in turn
+            hand = play_hand(a, b, rules, s, deal_deck(rules, key), j % rules.players, f"{key}:{s.replay}",
+                             scores, sitting_out)
+            hands.append(hand)
+            scores = [x + t for x, t in zip(scores, hand.totals)]
+            winner = match_winner(scores, rules.target)
+            if winner is not None:
+                break
+        who = None if winner is None else "a" if winner == s.a_side else "b"
+        plays.append(MatchPlay(tuple(hands), who))
+    return tuple(plays)
+
+
+def play_chunk(kind: str, a: str, b: str, rules: Rules, seed: int, start: int, stop: int) -> list[Any]:
+    """Deals (``kind="deals"``) or duplicate matches ``start`` to ``stop - 1``, in order."""
+    play = play_deal if kind == "deals" else play_match
+    return [play(a, b, rules, seed, i) for i in range(start, stop)]
+
+
+# -- statistics ------------------------------------------------------------------------------
+
+
+def mean_ci(units: Sequence[tuple[float, int]]) -> tuple[float, tuple[float, float] | None]:
+    """Mean per hand and its 95% interval from units of (sum of differences, hands).
+
+    A ratio estimator over independent units; with equal units (a deal and its replays)
+    it is the normal interval over the units' mean differences.  No interval below two units.
+    """
+    hands = sum(h for _, h in units)
+    mean = sum(d for d, _ in units) / hands
+    n = len(units)
+    if n < 2:
+        return mean, None
+    spread = sum((d - mean * h) ** 2 for d, h in units) / (n - 1)
+    half = Z95 * math.sqrt(spread / n) / (hands / n)
+    return mean, (mean - half, mean + half)
+
+
+def wilson(wins: int, n: int) -> tuple[float, float]:
+    """The Wilson 95% interval of a proportion ``wins / n``."""
+    z2 = Z95 * Z95
+    p = wins / n
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    return round(max(0.0, centre - half), 4), round(min(1.0, centre + half), 4)
+
+
+def summarize(a: str, b: str, rules: Rules, seed: int, kind: str, results: Sequence[Any],
+              seconds: float) -> dict[str, Any]:
+    """The report: per-hand point difference, hands won and, for matches, matches won."""
+    units: list[tuple[float, int]] = []
+    hands: list[Hand] = []
+    plays: list[MatchPlay] = []
+    for result in results:
+        unit = list(result) if kind == "deals" else [h for p in result for h in p.hands]
+        if kind == "matches":
+            plays.extend(result)
+        hands.extend(unit)
+        units.append((sum(h.diff for h in unit), len(unit)))
+    mean, ci = mean_ci(units)
+    decisions = sum(h.decisions for h in hands)
+    winners = [h.winner for h in hands]
+    report: dict[str, Any] = {
+        "a": a, "b": b, "preset": rules.preset, "rules": rules.to_json(), "seed": seed,
+        "replays": rules.sides,
+    }
+    if kind == "deals":
+        report["deals"] = len(results)
+    report |= {
+        "hands": len(hands),
+        "point_diff_mean": round(mean, 2),
+        "point_diff_ci95": None if ci is None else [round(ci[0], 2), round(ci[1], 2)],
+        "hands_won_a": winners.count("a"),
+        "hands_won_b": winners.count("b"),
+        "hands_tied": winners.count(None),
+        "decisions": decisions,
+        "seconds": round(seconds, 3),
+        "decisions_per_s": round(decisions / seconds) if seconds > 0 else 0,
+    }
+    for who, at in (("a", 0), ("b", 2)):
+        moves = sum(h.searched[at] for h in hands)
+        if moves:
+            report[f"{who}_searched_moves"] = moves
+            report[f"{who}_samples_per_move"] = round(sum(h.searched[at + 1] for h in hands) / moves, 1)
+    if kind == "matches":
+        won = [p.winner for p in plays]
+        report |= {
+            "matches": len(results),
+            "matches_played": len(plays),
+            "matches_won_a": won.count("a"),
+            "matches_won_b": won.count("b"),
+            "matches_undecided": won.count(None),
+            "match_win_rate_a": round(won.count("a") / len(plays), 4),
+            "match_win_rate_ci95": list(wilson(won.count("a"), len(plays))),
+        }
+    return report
+
+
+# -- running ---------------------------------------------------------------------------------
+
+
+Progress = Callable[[int, int], None]
+
+
+def progress_bar(done: int, total: int, unit: str = "deals", width: int = 30) -> None:
+    """A plain-text progress bar on standard error, redrawn in place with ``\\r``."""
+    filled = width * done // total
+    print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {unit}", end="", file=sys.stderr,
+          flush=True)
+    if done == total:
+        print("\r" + " " * (width + 2 * len(str(total)) + len(unit) + 5) + "\r", end="", file=sys.stderr,
+              flush=True)
+
+
+def chunks(n: int, workers: int) -> list[tuple[int, int]]:
+    """Split ``range(n)`` into consecutive chunks, a few per worker (one unit each on one worker)."""
+    size = 1 if workers == 1 else max(1, math.ceil(n / (workers * 4)))
+    return [(i, min(i + size, n)) for i in range(0, n, size)]
+
+
+def run_arena(
+    a: str,
+    b: str,
+    rules: Rules,
+    seed: int,
+    deals: int | None = None,
+    matches: int | None = None,
+    workers: int = 1,
+    backend: str = "local",
+    address: str | None = None,
+    progress: Progress | None = None,
+) -> dict[str, Any]:
+    """Play the arena and return its report (see :func:`summarize`)."""
+    for name in (a, b):
+        try:
+            make_bot(name, random.Random(0), files=True)
+        except ValueError as exc:  # an unknown name, or a bad option after it
+            raise ArenaError(str(exc)) from None
+    if deals is not None and matches is not None:
+        raise ArenaError("give --deals or --matches, not both")
+    kind = "matches" if matches is not None else "deals"
+    n = matches if matches is not None else deals if deals is not None else 100
+    if n <= 0:
+        raise ArenaError(f"--{kind} must be positive, not {n}")
+    if workers <= 0:
+        raise ArenaError(f"--workers must be positive, not {workers}")
+    if backend not in BACKENDS:
+        raise ArenaError(f"unknown backend {backend!r} (backends: {', '.join(BACKENDS)})")
+    if address is not None and backend != "ray":
+        raise ArenaError("--address goes with --backend ray")
+    parts = chunks(n, max(2, workers) if backend == "ray" else workers)
+    results: list[list[Any] | None] = [None] * len(parts)
+    done = 0
+
+    def finished(index: int, chunk: list[Any]) -> None:
+        nonlocal done
+        results[index] = chunk
+        done += len(chunk)
+        if progress is not None:
+            progress(done, n)
+
+    if backend == "ray":
+        seconds = _run_ray(kind, a, b, rules, seed, parts, workers, address, finished)
+    else:
+        seconds = _run_local(kind, a, b, rules, seed, parts, workers, finished)
+    combined = [unit for chunk in results if chunk is not None for unit in chunk]
+    assert len(combined) == n
+    return summarize(a, b, rules, seed, kind, combined, seconds)
+
+
+def _run_local(kind: str, a: str, b: str, rules: Rules, seed: int, parts: Sequence[tuple[int, int]],
+               workers: int, finished: Callable[[int, list[Any]], None]) -> float:
+    """Play the chunks here (one worker) or in a pool of processes; the seconds of play."""
+    start = time.perf_counter()
+    if workers == 1:
+        for index, (lo, hi) in enumerate(parts):
+            finished(index, play_chunk(kind, a, b, rules, seed, lo, hi))
+        return time.perf_counter() - start
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures: dict[Future[list[Any]], int] = {
+            pool.submit(play_chunk, kind, a, b, rules, seed, lo, hi): index for index, (lo, hi) in enumerate(parts)
+        }
+        pending = set(futures)
+        while pending:
+            ready, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in ready:
+                finished(futures[future], future.result())
+    return time.perf_counter() - start
+
+
+def _run_ray(kind: str, a: str, b: str, rules: Rules, seed: int, parts: Sequence[tuple[int, int]],
+             workers: int, address: str | None, finished: Callable[[int, list[Any]], None]) -> float:
+    """Play the chunks as Ray tasks on the cluster at ``address`` or a local instance; the seconds of play."""
+    try:
+        import ray
+    except ImportError:
+        raise ArenaError("the ray backend needs: pip install canasta[ray]") from None
+    started = False
+    if not ray.is_initialized():
+        try:
+            if address is not None:
+                ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False)
+            else:
+                ray.init(num_cpus=max(2, workers), include_dashboard=False, logging_level=logging.WARNING,
+                         log_to_driver=False)
+        except (ConnectionError, ValueError, RuntimeError) as exc:
+            where = f"at {address}" if address is not None else "locally"
+            raise ArenaError(f"cannot start Ray {where}: {str(exc).splitlines()[0] if str(exc) else exc!r}") from None
+        started = True
+    try:
+        start = time.perf_counter()
+        task = ray.remote(play_chunk)
+        refs = {task.remote(kind, a, b, rules, seed, lo, hi): index for index, (lo, hi) in enumerate(parts)}
+        pending = list(refs)
+        while pending:
+            ready, pending = ray.wait(pending, num_returns=1)
+            for ref in ready:
+                finished(refs[ref], ray.get(ref))
+        return time.perf_counter() - start
+    finally:
+        if started:
+            ray.shutdown()

@@ -1,0 +1,195 @@
+"""Hints: the move a computer player would make, and one sentence that says why.
+
+The reason comes from the expert's reading of the position (see
+:mod:`canasta.bots.expert`): what the pile is worth, which discards are safe and why, when
+to meld wild cards, when to go out.  Like every bot, a hint sees only the seat's view.
+
+>>> import random
+>>> from canasta.state import GameState
+>>> state = GameState.deal("classic", rng=random.Random(2))
+>>> state.play("draw")
+Move.parse('draw')
+>>> move, why = hint(state.view(state.turn), list(state.legal_moves()))
+>>> move in state.legal_moves() and why.endswith(".")
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from ..cards import KIND, NUM_NATURAL, RED_THREE, card_text, kind_name
+from ..moves import PILE, Move
+from ..views import View
+from . import make_bot
+from .expert import ExpertBot, Note
+from .tracking import Table
+
+
+def hint(view: View, moves: Sequence[Move], bot: str = "expert",
+         rng: random.Random | None = None) -> tuple[Move, str]:
+    """The move ``bot`` would make from ``view``, and a sentence a player can read."""
+    if not moves:
+        raise ValueError("there is no legal move to hint at")
+    rng = rng if rng is not None else random.Random(0)
+    player = make_bot(bot, rng)
+    move = player.choose(view, moves)
+    expert = ExpertBot(random.Random(0))
+    notes = {m: note for m, _, note in expert.ranked(view, moves)}
+    reason = explain(view, moves, move, notes.get(move, ("?",)))
+    last = getattr(player, "last", None)
+    if bot != "expert" and last:
+        for m, mean, rounds in last:
+            if m == move:
+                reason = reason[:-1] + f" (over {rounds} playouts it scored {mean:+.0f} points on average)."
+    return move, reason
+
+
+def explain(view: View, moves: Sequence[Move], move: Move, note: Note) -> str:
+    """One sentence for ``move`` from the expert's note on it."""
+    tag = note[0]
+    text = _sentence(view, moves, move, note, str(tag))
+    text = text[0].upper() + text[1:]
+    return text if text.endswith(".") else text + "."
+
+
+def _rank(kind: int, plural: bool = True) -> str:
+    return kind_name(kind, plural)
+
+
+def _sentence(view: View, moves: Sequence[Move], move: Move, note: Note, tag: str) -> str:
+    t = Table(view)
+    if tag == "answer":
+        yes, points, lead = bool(note[1]), int(str(note[2])), int(str(note[3]))
+        if move.action == "yes":
+            if points <= 60:
+                return f"say yes: your own hand holds only {points} points"
+            if lead > 0:
+                return f"say yes: your side leads this hand by about {lead} points, so end it"
+            return "say yes: the hand is nearly over or the opponents are about to go out"
+        if not yes:
+            return f"say no: you would be caught with {points} points in your hand"
+        return "say no: your side has more to gain by playing on"
+    if tag == "ask":
+        partner = t.partner(t.seat)
+        cards = view.hand_sizes[partner] if partner is not None else 0
+        return f"ask your partner: you can go out, but your partner holds {cards} cards"
+    if tag == "draw":
+        if any(m.action == PILE for m in moves):
+            size = len(view.pile)
+            plural = "s" if size != 1 else ""
+            return f"draw from the stock: the pile of {size} card{plural} is not worth what it costs you to take"
+        return "draw from the stock: you cannot take the pile"
+    if tag == "end":
+        return "draw: the stock is empty, so the hand ends"
+    if tag == "out-pile":
+        return f"take the pile ({len(view.pile)} cards) and go out"
+    if tag == "pile":
+        return _pile_sentence(view, t, move)
+    if tag == "out-meld":
+        made, left = int(str(note[1])), int(str(note[2]))
+        parts = "meld these cards on your way out"
+        if made:
+            parts += ", finishing a canasta"
+        if left == 1:
+            parts += ", then discard your last card"
+        return parts
+    if tag == "out-discard":
+        return "discard your last card and go out"
+    if tag == "first":
+        wilds, cards = int(str(note[1])), int(str(note[2]))
+        side = view.seat % view.rules.sides
+        extra = f" with {wilds} wild card{'s' if wilds != 1 else ''}" if wilds else " without a wild card"
+        return (f"make your side's first meld: {cards} cards reach the minimum of {view.minimums[side]}{extra}, "
+                f"and the pile is no longer frozen against you")
+    if tag == "add":
+        r, size = int(str(note[1])), int(str(note[2]))
+        more = "it makes a canasta" if size == 7 else f"the meld grows to {size} cards"
+        return f"add the {_rank(r, False)} to your side's {_rank(r)}: {more}"
+    if tag == "finish":
+        r = int(str(note[1]))
+        return f"put a wild card on your {_rank(r)}: with your other cards it finishes a canasta this turn"
+    if tag == "triple":
+        r = int(str(note[1]))
+        return f"meld your three {_rank(r)}: they are safe on the table and start a new meld"
+    if tag == "pair-wild":
+        r = int(str(note[1]))
+        return f"meld your pair of {_rank(r)} with a wild card: your hand is big or the hand may end soon"
+    if tag == "dump-wild":
+        return "meld your wild card: an opponent may go out soon, and it would cost you in your hand"
+    if tag == "wild-meld":
+        return "build your meld of wild cards: a canasta of wild cards is worth a lot"
+    if tag == "stop":
+        return "discard the black three: it blocks the next player from taking the pile"
+    if tag == "freeze":
+        return (f"discard a wild card to freeze the pile of {len(view.pile)} cards: "
+                f"every other discard could give it to the next player")
+    if tag == "wild":
+        return "discard a wild card: nothing else can go"
+    if tag == "discard":
+        return _discard_sentence(view, t, move, note)
+    return f"{move}: the computer player's choice"
+
+
+def _pile_sentence(view: View, t: Table, move: Move) -> str:
+    pile = view.pile
+    size = len(pile)
+    reds = sum(1 for c in pile if KIND[c] == RED_THREE)
+    # Ranks of the side's melds that the pile and the hand could bring to seven cards.
+    side = t.side
+    counts = t.hand[:]
+    for c in pile:
+        counts[KIND[c]] += 1
+    canastas = []
+    for r in range(NUM_NATURAL):
+        size_now = t.mnat[side][r] + t.mwild[side][r]
+        if size_now < 7 and (size_now or any(g.rank == r for g in move.groups) or r == KIND[pile[-1]]):
+            if size_now + counts[r] >= 7:
+                canastas.append(r)
+    text = f"take the pile: {size} card{'s' if size != 1 else ''}"
+    extras = []
+    if canastas:
+        have = t.canastas[side]
+        which = "a canasta" if have == 0 else "a second canasta" if have == 1 else "another canasta"
+        extras.append(f"it gives you {which} of {_rank(canastas[0])}")
+    if reds:
+        extras.append(f"it holds {reds} red three{'s' if reds > 1 else ''}")
+    if not t.has_melded(side):
+        extras.append("it makes your side's first meld")
+    if not extras:
+        extras.append(f"the {card_text(pile[-1])} on top goes onto a meld at once")
+    return text + " and " + " and ".join(extras)
+
+
+def _discard_sentence(view: View, t: Table, move: Move, note: Note) -> str:
+    assert move.card is not None
+    k = KIND[move.card]
+    held = int(str(note[2]))
+    chance = float(str(note[3]))
+    unseen = int(str(note[4]))
+    nxt = t.next_seat(t.seat)
+    rank = _rank(k, False)
+    nside = nxt % t.sides
+    if unseen == 0 and not any(t.known[s][k] for s in range(t.players) if s != t.seat):
+        safety = f"every other {rank} is in sight, so nobody can use it"
+    elif t.mnat[nside][k] and not t.frozen_for(nside):
+        safety = f"the next player could add it to their {_rank(k)}, but every other card is riskier"
+    elif chance < 0.02:
+        safety = f"nobody can use a {rank}"
+    elif k in t.discarded[nxt] or k in t.passed[nxt]:
+        safety = f"the next player has thrown away or passed up {_rank(k)}"
+    elif chance < 0.15:
+        safety = f"the next player is unlikely to hold a pair of {_rank(k)}"
+    else:
+        safety = "it is the least risky card to give the next player"
+    if held == 1:
+        holding = f"you hold only one {rank}"
+    elif held == 2:
+        holding = f"it breaks your pair of {_rank(k)}, but the rest of your hand is worth more"
+    else:
+        holding = f"you hold {held} {_rank(k)}"
+    return f"discard {card_text(move.card)}: {safety}, and {holding}"
+
+
+__all__ = ["explain", "hint"]

@@ -1,0 +1,7 @@
+"""``python -m canasta.cli``: the ``canasta`` command."""
+
+import sys
+
+from . import main
+
+sys.exit(main())

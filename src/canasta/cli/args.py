@@ -1,0 +1,39 @@
+"""Argument helpers shared by every subcommand: a leaf that imports only the engine.
+
+>>> rules_from_args("classic", ["target=7,500", "wild_card_melds=true"]).target
+7500
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from typing import Any
+
+from ..errors import CanastaError
+from ..jsonfile import read_json
+from ..rules import OPTION_NAMES, PRESETS, Rules, rules_from_settings
+
+
+class UsageError(CanastaError):
+    """A command line that cannot run; printed as one line."""
+
+
+def load_json(path: str) -> Any:
+    """A JSON file's content, or a UsageError in one line."""
+    return read_json(path, UsageError)
+
+
+def rules_from_args(preset: str, settings: Sequence[str], target: int | None = None) -> Rules:
+    """Rules from ``--preset`` and ``--set OPTION=VALUE`` arguments."""
+    for item in settings:
+        if "=" not in item:
+            raise UsageError(f"--set takes OPTION=VALUE, not {item!r} (options: {', '.join(OPTION_NAMES)})")
+    return rules_from_settings(preset, settings, target)
+
+
+def rules_args(parser: argparse.ArgumentParser) -> None:
+    """Add ``--preset`` and ``--set OPTION=VALUE`` to a subcommand."""
+    parser.add_argument("--preset", default="classic", choices=sorted(PRESETS), help="the game to play")
+    parser.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
+                        help="change one rules option (repeatable)")

@@ -1,0 +1,157 @@
+"""The engine's subcommands: scenario, legal, bench, soak, rules and arena."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, NoReturn
+
+from .args import UsageError, load_json, rules_args, rules_from_args
+
+# -- commands ------------------------------------------------------------------------------
+
+
+def cmd_scenario(args: argparse.Namespace) -> int:
+    from ..testing.scenario import run_scenario
+
+    data = load_json(args.file)
+    out = run_scenario(data)
+    print(json.dumps(out, indent=1 if args.pretty else None))
+    return 0
+
+
+def cmd_legal(args: argparse.Namespace) -> int:
+    from ..position import from_position
+
+    state = from_position(load_json(args.file))
+    for move in state.legal_moves():
+        print(move)
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from ..testing.bench import copy_cost, random_hands
+
+    rules = rules_from_args(args.preset, args.set)
+    if args.hands <= 0:
+        raise UsageError("--hands must be positive")
+    result = random_hands(args.hands, args.seed, rules)
+    if args.copies:
+        result["copy_us"] = copy_cost(args.copies, args.seed)["copy_us"]
+    if args.json:
+        print(json.dumps({k: result[k] for k in ("hands", "decisions", "seconds", "decisions_per_s",
+                                                  "hands_per_s")} | ({"copy_us": result["copy_us"]}
+                                                                    if "copy_us" in result else {})))
+    else:
+        print(f"{result['preset']}: {result['hands']} hands, {result['decisions']} decisions in "
+              f"{result['seconds']:.2f} s: {result['decisions_per_s']:,} decisions/s, "
+              f"{result['hands_per_s']:,} hands/s")
+        if "copy_us" in result:
+            print(f"GameState.copy(): {result['copy_us']} µs")
+    return 0
+
+
+def cmd_soak(args: argparse.Namespace) -> int:
+    from ..testing.soak import soak
+
+    rules = rules_from_args(args.preset, args.set)
+    report = soak(args.decisions, args.seed, rules, progress=not args.quiet)
+    print(json.dumps(report))
+    return 0 if report["failures"] == 0 else 1
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    from ..text.rulebook import rules_text
+
+    print(rules_text(rules_from_args(args.preset, args.set)), end="")
+    return 0
+
+
+def cmd_arena(args: argparse.Namespace) -> int:
+    from ..bots.arena import progress_bar, run_arena
+
+    rules = rules_from_args(args.preset, args.set)
+    unit = "matches" if args.matches is not None else "deals"
+    report = run_arena(args.a, args.b, rules, args.seed, deals=args.deals, matches=args.matches,
+                       workers=args.workers, backend=args.backend, address=args.address,
+                       progress=None if args.quiet else lambda done, total: progress_bar(done, total, unit))
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    a, b = report["a"], report["b"]
+    count = f"{report['matches']} duplicate matches" if unit == "matches" else f"{report['deals']} deals"
+    print(f"{a} (A) vs {b} (B), {report['preset']}, seed {report['seed']}: {count}, "
+          f"{report['replays']} replays each, {report['hands']} hands")
+    ci = report["point_diff_ci95"]
+    ci_text = f" (95% CI {ci[0]:+.1f} to {ci[1]:+.1f})" if ci is not None else ""
+    print(f"point difference A-B per hand: {report['point_diff_mean']:+.1f}{ci_text}")
+    print(f"hands won: {a} (A) {report['hands_won_a']}, {b} (B) {report['hands_won_b']}, "
+          f"tied {report['hands_tied']}")
+    if unit == "matches":
+        lo, hi = report["match_win_rate_ci95"]
+        print(f"matches won: {a} (A) {report['matches_won_a']}, {b} (B) {report['matches_won_b']}, "
+              f"undecided {report['matches_undecided']} of {report['matches_played']}; "
+              f"A's win rate {report['match_win_rate_a']:.3f} (95% CI {lo:.3f} to {hi:.3f})")
+    print(f"{report['decisions']:,} decisions in {report['seconds']:.2f} s: {report['decisions_per_s']:,} decisions/s")
+    for who, name in (("a", a), ("b", b)):
+        if f"{who}_searched_moves" in report:
+            print(f"{name} searched {report[f'{who}_searched_moves']:,} moves, "
+                  f"{report[f'{who}_samples_per_move']} sampled deals per move")
+    return 0
+
+
+def _arena_parser_error(message: str) -> NoReturn:
+    print(f"canasta arena: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def register(sub: Any) -> None:
+    """Add the engine's subcommands to the ``canasta`` parser."""
+    p = sub.add_parser("scenario", help="run a scenario file and print the runner's JSON")
+    p.add_argument("file")
+    p.add_argument("--pretty", action="store_true", help="indent the JSON")
+    p.set_defaults(func=cmd_scenario)
+
+    p = sub.add_parser("legal", help="list the canonical legal moves of a position file")
+    p.add_argument("file")
+    p.set_defaults(func=cmd_legal)
+
+    p = sub.add_parser("bench", help="random playouts: decisions per second")
+    rules_args(p)
+    p.add_argument("--hands", type=int, default=1000)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--copies", type=int, default=0, help="also time this many GameState.copy() calls")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("soak", help="random playouts checking every invariant at every step")
+    rules_args(p)
+    p.add_argument("--decisions", type=int, default=1_000_000)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--quiet", action="store_true")
+    p.set_defaults(func=cmd_soak)
+
+    p = sub.add_parser("rules", help="print the complete rules of a game in plain English")
+    p.add_argument("preset", nargs="?", default="classic", help="the preset (default classic)")
+    p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
+                   help="change one rules option (repeatable)")
+    p.set_defaults(func=cmd_rules)
+
+    p = sub.add_parser("arena", help="duplicate games between two bots: points, hands and matches won")
+    p.error = _arena_parser_error  # one-line errors, exit 2
+    p.add_argument("a", help="bot A")
+    p.add_argument("b", help="bot B")
+    p.add_argument("--preset", default="classic", help="the game to play")
+    p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
+                   help="change one rules option (repeatable)")
+    count = p.add_mutually_exclusive_group()
+    count.add_argument("--deals", type=int, help="deals, each played once per replay (default 100)")
+    count.add_argument("--matches", type=int, help="duplicate matches played to the target")
+    p.add_argument("--seed", type=int, required=True, help="seed of every deck and bot")
+    p.add_argument("--workers", type=int, default=1, help="processes (or a hint for Ray)")
+    p.add_argument("--backend", default="local", help="local (processes) or ray")
+    p.add_argument("--address", help="the Ray cluster to join (default: a local Ray instance)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_arena)

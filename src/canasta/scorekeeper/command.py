@@ -1,0 +1,339 @@
+"""``canasta score``: the scorekeeper at the terminal, kept in a JSON file after every change.
+
+Each hand, every side is entered as a total (``1315``, ``-200``) or item by item, asked one
+item at a time (``i``) or given on one line (``natural=1 mixed=1 red=2 out melded=250 hand=35``).
+The arithmetic is :mod:`canasta.scorekeeper.model`'s, that is the engine's.
+
+>>> from canasta.rules import Rules
+>>> lines = iter(["a 1315 -200", "q"])
+>>> out: list[str] = []
+>>> game = ScoreGame.new(Rules.from_preset("classic"))
+>>> keep_score(game, None, lambda prompt: next(lines), out.append)
+0
+>>> print(out[-1])
+Hand 1: Side 1 1,315 (total 1,315, next first meld 50); Side 2 -200 (total -200, next first meld 15).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ..rules import PRESETS
+from .model import ITEM_LABELS, SIDES, Entry, Itemised, ScoreError, ScoreGame, entry_score, entry_total
+
+DEFAULT_FILE = "canasta-score.json"
+ALIASES = {"red": "red_threes", "hand": "in_hand", "nat": "natural", "wilds": "wild"}
+OUT_WORDS = {"": "", "n": "", "no": "", "o": "out", "out": "out", "y": "out", "yes": "out",
+             "c": "concealed", "concealed": "concealed"}
+HELP = """\
+  a                add the next hand, side by side (a total such as 1315 or -200, or i to itemise)
+  a 1315 -200      add the next hand as totals, one per side
+  c N              correct hand N (Enter keeps a side's entry)
+  s                show the score sheet
+  u                undo the last change
+  n N NAME         rename side N
+  q                quit (the game stays in the file)"""
+
+Read = Callable[[str], str]
+Write = Callable[[str], None]
+
+
+class _Quit(Exception):
+    """End of input."""
+
+
+def register(sub: Any) -> None:
+    """Add the ``score`` subcommand to ``canasta``'s subparsers."""
+    p: argparse.ArgumentParser = sub.add_parser(
+        "score", help="keep the score of a game played with real cards (kept in a file)")
+    p.add_argument("--file", default=DEFAULT_FILE, help=f"where the game is kept (default {DEFAULT_FILE})")
+    p.add_argument("--sides", type=int, choices=SIDES, help="2 or 3 sides (default: the preset's)")
+    p.add_argument("--target", type=int, help="points that win the match (default: the preset's)")
+    p.add_argument("--preset", choices=sorted(PRESETS), help="the rules (default classic)")
+    p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE", help="change one rules option")
+    p.add_argument("--names", help='the sides\' names, comma-separated ("Us,Them")')
+    p.set_defaults(func=cmd_score)
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    """Open or start the game in ``args.file`` and keep score at the prompt."""
+    path = Path(args.file)
+    names = [n.strip() for n in args.names.split(",")] if args.names else None
+    if path.exists():
+        game = ScoreGame.load(path)
+        asked = [opt for opt, given in (("--preset", args.preset), ("--set", args.set), ("--target", args.target),
+                                        ("--sides", args.sides), ("--names", names)) if given]
+        if asked:
+            raise ScoreError(f"{path} already holds a game ({describe(game)}): leave out {', '.join(asked)} "
+                             "or give another --file")
+    else:
+        from ..cli.args import rules_from_args
+
+        game = ScoreGame.new(rules_from_args(args.preset or "classic", args.set, args.target), args.sides, names)
+        game.save(path)
+    return keep_score(game, path, input, print)
+
+
+def describe(game: ScoreGame) -> str:
+    """``classic, 2 sides, game to 5,000, 3 hands``."""
+    hands = len(game.hands)
+    return (f"{game.rules.preset}, {game.sides} sides, game to {game.rules.target:,}, "
+            f"{hands} hand{'' if hands == 1 else 's'}")
+
+
+# -- entries --------------------------------------------------------------------------------
+
+
+def parse_total(text: str) -> int:
+    """A hand total as typed: ``1315``, ``1,315``, ``-200``."""
+    try:
+        return int(text.replace(",", "").replace("_", ""))
+    except ValueError:
+        raise ScoreError(f"a hand total is a whole number such as 1315 or -200, not {text!r}") from None
+
+
+def parse_items(text: str) -> Itemised:
+    """Items on one line: ``natural=1 mixed=1 red=2 out melded=250 hand=35``."""
+    items: dict[str, Any] = {}
+    for token in text.replace(",", " ").split():
+        name, eq, value = token.partition("=")
+        name = ALIASES.get(name.lower(), name.lower())
+        if not eq and name in ("out", "concealed"):
+            name, value = "out", name
+        if name not in ITEM_LABELS:
+            raise ScoreError(f"unknown item {name!r} (items: {', '.join(ITEM_LABELS)})")
+        if name == "out":
+            if value.lower() not in OUT_WORDS:
+                raise ScoreError(f"going out is no, out or concealed, not {value!r}")
+            items[name] = OUT_WORDS[value.lower()]
+        elif name == "unfinished_wild":
+            items[name] = value.lower() in ("1", "y", "yes", "true")
+        else:
+            items[name] = parse_total(value)
+    return Itemised(**items)
+
+
+def entry_text(game: ScoreGame, entry: Entry) -> str:
+    """An entry as the sheet shows it: ``1,315`` or ``1,100 + 215 = 1,315``."""
+    score = entry_score(game.rules, entry)
+    total = entry_total(game.rules, entry)
+    return f"{total:,}" if score is None else f"{score.bonuses:,} + {score.cards:,} = {total:,}"
+
+
+def _ask_items(game: ScoreGame, read: Read, write: Write) -> Itemised:
+    items: dict[str, Any] = {}
+    names = [n for n in ITEM_LABELS if game.rules.wild_card_melds or n not in ("wild", "unfinished_wild")]
+    for name in names:
+        while True:
+            if name == "out":
+                answer = read("  went out: no, out or concealed [no]: ").strip().lower()
+                if answer in OUT_WORDS:
+                    items[name] = OUT_WORDS[answer]
+                    break
+                write("  answer no, out or concealed")
+                continue
+            if name == "unfinished_wild":
+                items[name] = read(f"  {ITEM_LABELS[name]} (y/n) [n]: ").strip().lower() in ("y", "yes")
+                break
+            answer = read(f"  {ITEM_LABELS[name]} [0]: ").strip()
+            try:
+                items[name] = parse_total(answer) if answer else 0
+                break
+            except ScoreError as exc:
+                write(f"  {exc}")
+    return Itemised(**items)
+
+
+def _ask_entry(game: ScoreGame, side: int, old: Entry | None, read: Read, write: Write) -> Entry | None:
+    """One side's entry; None when the line is left empty (cancel, or keep the old entry)."""
+    keep = f" [Enter keeps {entry_text(game, old)}]" if old is not None else ""
+    while True:
+        text = read(f"{game.names[side]}: total, or i to itemise{keep}: ").strip()
+        if not text:
+            return old
+        try:
+            if text.lower() in ("i", "items"):
+                entry: Entry = _ask_items(game, read, write)
+            elif "=" in text or text.lower() in ("out", "concealed"):
+                entry = parse_items(text)
+            else:
+                entry = parse_total(text)
+            total = entry_total(game.rules, entry)
+        except ScoreError as exc:
+            write(f"  {exc}")
+            continue
+        if isinstance(entry, Itemised):
+            write(f"  = {entry_text(game, entry)} ({total:,} for the hand)")
+        return entry
+
+
+def _ask_hand(game: ScoreGame, old: tuple[Entry, ...] | None, read: Read, write: Write) -> list[Entry] | None:
+    entries: list[Entry] = []
+    for side in range(game.sides):
+        entry = _ask_entry(game, side, None if old is None else old[side], read, write)
+        if entry is None:
+            write("No hand added.")
+            return None
+        entries.append(entry)
+    return entries
+
+
+# -- the sheet ----------------------------------------------------------------------------------
+
+_COLS = ("bonus", "cards", "hand", "total", "min")
+_W = 7
+
+
+def sheet_text(game: ScoreGame) -> str:
+    """The score sheet: per hand and side bonuses, cards, hand total, running total and next minimum."""
+    group = len(_COLS) * (_W + 1)
+    lines = [f"Canasta score: {describe(game)}",
+             "hand |" + "|".join(f" {name[:group - 2]:<{group - 1}}" for name in game.names),
+             "     |" + "|".join("".join(f"{c:>{_W}} " for c in _COLS) for _ in game.names)]
+    start = game.rules.minimum(0)
+    lines.append("start|" + "|".join(f"{'':>{_W * 3 + 3}}{0:>{_W},} {start:>{_W}} " for _ in game.names))
+    for number, row in enumerate(game.rows(), 1):
+        cells = []
+        for cell in row:
+            bonus = "" if cell.score is None else f"{cell.score.bonuses:,}"
+            cards = "" if cell.score is None else f"{cell.score.cards:,}"
+            values = (bonus, cards, f"{cell.total:,}", f"{cell.running:,}", str(cell.minimum))
+            cells.append("".join(f"{v:>{_W}} " for v in values))
+        lines.append(f"{number:>4} |" + "|".join(cells))
+    lines.append(game.status()[:1].upper() + game.status()[1:] + ".")
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def hand_line(game: ScoreGame, number: int) -> str:
+    """``Hand 1: Side 1 1,315 (total 1,315, next first meld 50); ...``."""
+    row = game.rows()[number - 1]
+    parts = [f"{game.names[i]} {cell.total:,} (total {cell.running:,}, next first meld {cell.minimum})"
+             for i, cell in enumerate(row)]
+    return f"Hand {number}: " + "; ".join(parts) + "."
+
+
+# -- the prompt ---------------------------------------------------------------------------------
+
+
+def keep_score(game: ScoreGame, path: Path | None, read: Read = input, write: Write = print) -> int:
+    """The prompt: add, correct, show, undo, rename, quit; ``game`` is saved to ``path`` after every change."""
+    undo: list[tuple[str, list[tuple[Entry, ...]], list[str]]] = []
+    kept = f" Kept in {path}." if path is not None else ""
+    write(f"Canasta scorekeeper: {describe(game)}.{kept} Type ? for help.")
+    if game.hands:
+        write(sheet_text(game))
+
+    def ask(prompt: str) -> str:
+        try:
+            return read(prompt)
+        except EOFError:
+            raise _Quit from None
+
+    def changed(what: str, before: tuple[list[tuple[Entry, ...]], list[str]]) -> None:
+        undo.append((what, *before))
+        if path is not None:
+            game.save(path)
+
+    try:
+        while True:
+            line = ask("> ").strip()
+            word, _, rest = line.partition(" ")
+            word = word.lower()
+            before = (list(game.hands), list(game.names))
+            try:
+                if word in ("q", "quit", "exit"):
+                    break
+                if word in ("?", "h", "help"):
+                    write(HELP)
+                elif word in ("s", "sheet", "show"):
+                    write(sheet_text(game))
+                elif word in ("a", "add"):
+                    _add(game, rest, ask, write)
+                    changed(f"hand {len(game.hands)}", before)
+                    _report(game, len(game.hands), write)
+                elif word in ("c", "correct"):
+                    number = _hand_number(game, rest)
+                    entries = _ask_hand(game, game.hands[number - 1], ask, write)
+                    if entries is not None:
+                        game.correct(number, entries)
+                        changed(f"the correction of hand {number}", before)
+                        _report(game, number, write)
+                elif word in ("u", "undo"):
+                    _undo(game, undo, write)
+                    if path is not None:
+                        game.save(path)
+                elif word in ("n", "name", "rename"):
+                    side, _, name = rest.partition(" ")
+                    game.rename(_side_number(game, side) - 1, name)
+                    changed("the new name", before)
+                    write(f"Side {side} is now {game.names[int(side) - 1]}.")
+                elif word:
+                    write(f"unknown command {word!r}; type ? for help")
+            except _Nothing:
+                pass
+            except ScoreError as exc:
+                write(str(exc))
+    except _Quit:
+        pass
+    return 0
+
+
+class _Nothing(Exception):
+    """The command was cancelled; nothing changed."""
+
+
+def _add(game: ScoreGame, rest: str, ask: Read, write: Write) -> None:
+    winner = game.winner()
+    if winner is not None:
+        raise ScoreError(f"the match is over: {game.names[winner]} won; correct a hand or undo to go on")
+    if rest.strip():
+        totals = rest.replace(";", " ").split()
+        if len(totals) != game.sides:
+            raise ScoreError(f"give {game.sides} totals, one per side, or type a alone to be asked")
+        entries: list[Entry] | None = [parse_total(t) for t in totals]
+    else:
+        write(f"Hand {len(game.hands) + 1}. Enter on an empty line adds no hand.")
+        entries = _ask_hand(game, None, ask, write)
+    if entries is None:
+        raise _Nothing
+    game.add(entries)
+
+
+def _report(game: ScoreGame, number: int, write: Write) -> None:
+    write(hand_line(game, number))
+    if game.winner() is not None or max(game.totals()) >= game.rules.target:
+        write(f"*** {game.status()} ***" if game.winner() is not None else game.status()[:1].upper()
+              + game.status()[1:] + ".")
+
+
+def _undo(game: ScoreGame, undo: list[tuple[str, list[tuple[Entry, ...]], list[str]]], write: Write) -> None:
+    if undo:
+        what, hands, names = undo.pop()
+        game.hands, game.names = hands, names
+        write(f"Took back {what}.")
+    else:
+        game.drop_last()
+        write(f"Took back hand {len(game.hands) + 1}.")
+    write(sheet_text(game))
+
+
+def _hand_number(game: ScoreGame, text: str) -> int:
+    try:
+        number = int(text)
+    except ValueError:
+        raise ScoreError("say which hand: c N, with N from the sheet") from None
+    if not 1 <= number <= len(game.hands):
+        raise ScoreError(f"there is no hand {number}" + (f": hands are 1 to {len(game.hands)}" if game.hands else ""))
+    return number
+
+
+def _side_number(game: ScoreGame, text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= game.sides:
+        raise ScoreError(f"say which side and its name: n N NAME, with N from 1 to {game.sides}")
+    return int(text)
+
+
+__all__ = ["cmd_score", "keep_score", "register", "sheet_text"]

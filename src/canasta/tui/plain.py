@@ -1,0 +1,164 @@
+"""A plain-prompt match in the terminal against computer players (``canasta play``).
+
+The table is drawn from the human seat's view only.  Type moves in the project's notation;
+``?`` lists the legal moves, ``hint`` asks the expert bot (with its reason), ``quit`` leaves.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Callable, Sequence
+
+from ..bots import Bot, make_bot
+from ..bots.hints import hint
+from ..cards import KIND, MELD_RANK_CHARS, NUM_NATURAL, card_text
+from ..errors import CanastaError
+from ..match import Match
+from ..moves import Move
+from ..rules import Rules
+from ..scoring import HandResult
+from ..views import View
+
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def pretty(code: int) -> str:
+    """A card with its suit symbol: ``K♠``, ``10♥``, ``JK``."""
+    text = card_text(code)
+    if text == "JK":
+        return "JK"
+    rank = "10" if text[0] == "T" else text[0]
+    return rank + SUIT_SYMBOLS[text[1]]
+
+
+def hand_text(cards: Sequence[int]) -> str:
+    """A hand grouped by rank, high to low, wild cards last."""
+    groups: list[list[int]] = []
+    for c in cards:
+        if groups and KIND[groups[-1][0]] == KIND[c]:
+            groups[-1].append(c)
+        else:
+            groups.append([c])
+    return "  ".join(" ".join(pretty(c) for c in g) for g in groups)
+
+
+def table_text(view: View, names: Sequence[str]) -> str:
+    """The table as one seat sees it."""
+    rules = view.rules
+    lines = []
+    for side in range(rules.sides):
+        seats = [s for s in range(rules.players) if s % rules.sides == side]
+        who = " & ".join(f"{names[s]}({view.hand_sizes[s]})" for s in seats)
+        melds = []
+        for rank, cards in sorted(view.melds[side].items()):
+            mark = ""
+            if len(cards) >= 7:
+                mark = "*natural canasta*" if all(KIND[c] < NUM_NATURAL for c in cards) else "*mixed canasta*"
+            melds.append(f"{MELD_RANK_CHARS[rank]}: {' '.join(pretty(c) for c in cards)} {mark}".rstrip())
+        reds = " ".join(pretty(c) for c in view.red_threes[side])
+        lines.append(f"Side {side} [{who}] score {view.scores[side]:,}, first meld {view.minimums[side]}"
+                     + (f", red threes {reds}" if reds else ""))
+        lines.extend(f"    {m}" for m in melds or ["(no melds)"])
+    top = pretty(view.pile[-1]) if view.pile else "empty"
+    state = []
+    if view.pile_frozen:
+        state.append("frozen")
+    if view.pile and KIND[view.pile[-1]] >= 11 and KIND[view.pile[-1]] != 12:
+        state.append("blocked")
+    lines.append(f"Pile: {top} ({len(view.pile)} cards{', ' + ', '.join(state) if state else ''})"
+                 f"   Stock: {view.stock_size}")
+    lines.append(f"Your hand: {hand_text(view.hand)}")
+    return "\n".join(lines)
+
+
+def result_text(result: HandResult, names: Sequence[str], rules: Rules) -> str:
+    """An itemised score for a finished hand, as on the score sheet."""
+    lines = []
+    if result.went_out is None:
+        lines.append("The hand ends without anyone going out.")
+    else:
+        lines.append(f"{names[result.went_out]} goes out{' concealed' if result.concealed else ''}.")
+    for side, s in enumerate(result.sides):
+        lines.append(
+            f"Side {side}: canastas {s.canasta_bonus} ({s.natural_canastas} natural, {s.mixed_canastas} mixed), "
+            f"red threes {s.red_three_points}, going out {s.going_out}, melded {s.melded}, "
+            f"in hand -{s.in_hand}: total {s.total:,}"
+        )
+    return "\n".join(lines)
+
+
+def play_in_terminal(
+    rules: Rules,
+    seats: Sequence[str] | None,
+    seed: int,
+    read: Callable[[str], str] = input,
+    write: Callable[[str], None] = print,
+) -> int:
+    """Play a match; ``you`` seats are humans at this terminal, others are bots by name."""
+    names = list(seats) if seats else ["you"] + ["expert"] * (rules.players - 1)
+    if len(names) != rules.players:
+        write(f"{rules.preset} seats {rules.players} players: give --seats with {rules.players} names")
+        return 2
+    rng = random.Random(seed)
+    bots: dict[int, Bot] = {}
+    for seat, name in enumerate(names):
+        if name != "you":
+            try:
+                bots[seat] = make_bot(name, random.Random(rng.randrange(2**31)), files=True)
+            except ValueError as exc:
+                write(str(exc))
+                return 2
+    labels = [("You" if n == "you" else f"{n}#{i}") for i, n in enumerate(names)]
+    match = Match(rules, labels, seed=seed)
+    write(f"Canasta ({rules.preset}) to {rules.target:,}. Seed {seed}. Type ? for your moves, quit to leave.")
+    while True:
+        state = match.state
+        while not state.is_over:
+            seat = state.to_act
+            moves = list(state.legal_moves())
+            if seat in bots:
+                move = bots[seat].choose(state.view(seat), moves)
+                match.play(move)
+                write(f"  {labels[seat]}: {move}")
+                continue
+            view = state.view(seat)
+            write("")
+            write(table_text(view, labels))
+            prompt = "Your partner asks: may I go out? (yes/no) " if state.phase == "answer" else \
+                f"{labels[seat]} ({state.phase}) > "
+            try:
+                line = read(prompt).strip()
+            except EOFError:
+                write("\nGoodbye.")
+                return 0
+            if line in ("quit", "exit", "q"):
+                write("Goodbye.")
+                return 0
+            if line in ("?", "help", "moves"):
+                write("Legal moves: " + " | ".join(str(m) for m in moves))
+                continue
+            if line == "hint":
+                move, reason = hint(view, moves)
+                write(f"Hint: {move} ({reason})")
+                continue
+            try:
+                match.play(Move.parse(line))
+            except CanastaError as exc:
+                write(f"Not allowed: {exc}")
+        assert state.result is not None
+        write("")
+        write(result_text(state.result, labels, rules))
+        write("Match: " + ", ".join(f"side {i} {s:,}" for i, s in enumerate(match.scores)))
+        if match.is_over:
+            write(f"Side {match.winner} wins the match.")
+            return 0
+        try:
+            read("Press Enter for the next hand. ")
+        except EOFError:
+            return 0
+        match.new_hand()
+
+
+if __name__ == "__main__":
+    sys.exit(play_in_terminal(Rules(), None, random.randrange(2**31)))

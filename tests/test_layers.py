@@ -1,0 +1,199 @@
+"""The layers of ``src/canasta``, read from the source with ``ast`` alone (nothing is imported).
+
+From bottom to top: the engine -> ``bots`` -> ``play`` -> the front ends (``tui``, ``web``,
+``sheets``, ``rl``, ``scorekeeper``) -> the command line (``cli`` and each front end's
+``command`` module, which registers its subcommands).  A module imports only its own layer or
+lower ones, counting imports inside functions; front ends do not import each other (except the
+pairs in ``FRONT_END_EDGES``); no import circle, not even through an import inside a function;
+the engine and the bots use the standard library only.  docs/architecture.md draws the picture.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+
+ENGINE, BOTS, PLAY, FRONT, CLI = range(5)
+LAYER_NAMES = ("engine", "bots", "play", "front end", "command line")
+FRONT_ENDS = ("tui", "web", "sheets", "rl", "scorekeeper")
+FRONT_END_EDGES = {("web", "sheets"), ("web", "scorekeeper")}
+"""The browser serves the printable sheets and the scorekeeper: the only front ends another imports."""
+THIRD_PARTY_ALLOWED = {("canasta.bots.arena", "ray")}
+"""The arena's optional Ray backend, imported only when asked for and refused in one line without it."""
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(SRC).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def layer(module: str) -> tuple[int, str | None]:
+    """The module's layer and, for a front end, which one."""
+    parts = module.split(".")
+    top = parts[1] if len(parts) > 1 else ""
+    if top == "cli" or (top in FRONT_ENDS and parts[-1] == "command"):
+        return CLI, None
+    if top in FRONT_ENDS:
+        return FRONT, top
+    if top == "play":
+        return PLAY, None
+    if top == "bots":
+        return BOTS, None
+    return ENGINE, None
+
+
+@dataclass(frozen=True)
+class Edge:
+    source: str
+    target: str
+    path: Path
+    line: int
+    runtime: bool  # False inside ``if TYPE_CHECKING:``
+
+
+def _resolve(module: str, is_package: bool, node: ast.ImportFrom) -> list[str]:
+    if node.level == 0:
+        base = node.module or ""
+    else:
+        parts = module.split(".") if is_package else module.split(".")[:-1]
+        parts = parts[: len(parts) - (node.level - 1)]
+        base = ".".join(parts + ([node.module] if node.module else []))
+    # ``from . import x`` may name a module: count both the package and the submodule.
+    return [base] + [f"{base}.{alias.name}" for alias in node.names]
+
+
+def _type_checking_lines(tree: ast.AST) -> set[int]:
+    lines: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for child in node.body:
+                lines.update(range(child.lineno, (child.end_lineno or child.lineno) + 1))
+    return lines
+
+
+def collect() -> tuple[set[str], list[Edge]]:
+    modules: set[str] = set()
+    edges: list[Edge] = []
+    for path in sorted((SRC / "canasta").rglob("*.py")):
+        module = module_name(path)
+        modules.add(module)
+        tree = ast.parse(path.read_text(), str(path))
+        guarded = _type_checking_lines(tree)
+        for node in ast.walk(tree):
+            targets: list[str] = []
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                targets = _resolve(module, path.name == "__init__.py", node)
+            for target in targets:
+                edges.append(Edge(module, target, path, node.lineno, node.lineno not in guarded))
+    return modules, edges
+
+
+MODULES, EDGES = collect()
+INTERNAL = [e for e in EDGES if e.target in MODULES and e.target != e.source]
+
+
+def where(edge: Edge) -> str:
+    return f"{edge.path.relative_to(SRC.parent)}:{edge.line}: {edge.source} -> {edge.target}"
+
+
+def test_the_tree_is_read() -> None:
+    assert {"canasta.state", "canasta.bots", "canasta.web.app", "canasta.cli", "canasta.cli.args"} <= MODULES
+    assert len(INTERNAL) > 200
+
+
+def test_every_module_imports_only_its_own_layer_or_lower_ones() -> None:
+    wrong = []
+    for edge in INTERNAL:
+        (src, _), (dst, _) = layer(edge.source), layer(edge.target)
+        if dst > src:
+            wrong.append(f"{where(edge)}: imports upward ({LAYER_NAMES[src]} -> {LAYER_NAMES[dst]})")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_front_ends_do_not_import_each_other() -> None:
+    wrong = []
+    for edge in INTERNAL:
+        (src, a), (dst, b) = layer(edge.source), layer(edge.target)
+        if src == dst == FRONT and a != b and (a, b) not in FRONT_END_EDGES:
+            wrong.append(f"{where(edge)}: front end {a} imports front end {b}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_argument_helpers_are_a_leaf() -> None:
+    """Subcommands import ``cli.args``; it imports nothing back from the command line or a front end."""
+    wrong = [where(e) for e in INTERNAL if e.source == "canasta.cli.args" and layer(e.target)[0] != ENGINE]
+    assert not wrong, "\n".join(wrong)
+    users = {e.source for e in INTERNAL if e.target == "canasta.cli"} - {"canasta.cli.__main__"}
+    assert not users, f"only ``python -m canasta.cli`` imports canasta.cli itself: {sorted(users)}"
+
+
+def test_there_is_no_import_circle_not_even_through_imports_inside_functions() -> None:
+    graph: dict[str, set[str]] = {m: set() for m in MODULES}
+    for edge in INTERNAL:
+        if edge.runtime and not edge.target.startswith(edge.source + "."):  # a package importing its own parts
+            graph[edge.source].add(edge.target)
+    for module in list(graph):  # importing a.b.c runs a/__init__ and a/b/__init__ first
+        graph[module] = {p for t in graph[module] for p in _with_parents(t)} - {module} - set(_parents(module))
+    circle = _find_circle(graph)
+    assert circle is None, "import circle: " + " -> ".join(circle or [])
+
+
+def _parents(module: str) -> list[str]:
+    parts = module.split(".")
+    return [".".join(parts[:i]) for i in range(1, len(parts))]
+
+
+def _with_parents(module: str) -> list[str]:
+    return [p for p in [*_parents(module), module] if p in MODULES and p != "canasta"]
+
+
+def _find_circle(graph: dict[str, set[str]]) -> list[str] | None:
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                return [*stack[stack.index(nxt):], nxt]
+            if nxt not in state and (found := visit(nxt)) is not None:
+                return found
+        stack.pop()
+        state[node] = 2
+        return None
+
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
+    for node in sorted(graph):
+        if node not in state and (found := visit(node)) is not None:
+            return found
+    return None
+
+
+@pytest.mark.parametrize("low", [ENGINE, BOTS])
+def test_the_engine_and_the_bots_use_the_standard_library_only(low: int) -> None:
+    wrong = []
+    for edge in EDGES:
+        top = edge.target.split(".")[0]
+        if (layer(edge.source)[0] == low and top not in ("", "canasta") and top not in sys.stdlib_module_names
+                and (edge.source, top) not in THIRD_PARTY_ALLOWED):
+            wrong.append(f"{where(edge)}: {top} is not in the standard library")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_layer_rules_catch_what_they_are_meant_to() -> None:
+    """The checks themselves can fail: an upward import, a front end pair and a circle are each found."""
+    assert layer("canasta.state")[0] < layer("canasta.bots.expert")[0] < layer("canasta.play.table")[0]
+    assert layer("canasta.web.app") == (FRONT, "web") and layer("canasta.web.command") == (CLI, None)
+    assert _find_circle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert _find_circle({"a": {"b"}, "b": set()}) is None
