@@ -265,7 +265,7 @@ def test_a_silent_websocket_is_closed_after_the_hello_timeout(tmp_path: Path) ->
 
 
 def test_sockets_waiting_for_hello_are_capped(tmp_path: Path) -> None:
-    with make_client(tmp_path, pending_sockets=2) as c:
+    with make_client(tmp_path, pending_per_client=2) as c:
         created = c.post("/api/tables", json={}).json()
         with c.websocket_connect("/ws/x") as a, c.websocket_connect("/ws/y") as b:
             with c.websocket_connect("/ws/z") as third:
@@ -436,7 +436,8 @@ def test_renewing_a_seat_link_retires_the_old_one(client: TestClient) -> None:
         until(theirs, "state")
         mine.send_json({"type": "renew", "id": "r"})
         renewed = until(mine, "renewed")
-        assert renewed["type"] == "renewed" and renewed["id"] == "r" and renewed["link"] == f"/t/{tid}#{renewed['token']}"
+        assert renewed["type"] == "renewed" and renewed["id"] == "r"
+        assert renewed["link"] == f"/t/{tid}#{renewed['token']}"
         assert until(theirs, "never")["error"] == "bad_token"
     with client.websocket_connect(f"/ws/{tid}") as ws:
         ws.send_json({"type": "hello", "token": old})

@@ -45,13 +45,17 @@ class Limits:
     scores_per_second: float = 10.0
     """Score requests (``/api/score``, ``/api/score/entry``) one client may make a second, after a burst."""
     scores_burst: int = 40
-    pending_sockets: int = 200
+    pending_sockets: int = 1000
     """Websockets that have not said ``hello`` yet; more are refused with ``busy``."""
+    pending_per_client: int = 20
+    """Websockets of one address that have not said ``hello`` yet; more are refused with ``busy``."""
+    trusted: tuple[str, ...] = ()
+    """Addresses no rate or per-address limit applies to (a load tester; a proxy that limits itself)."""
     hello_timeout: float = 10.0
     """Seconds a websocket has to say a successful ``hello`` before it is closed."""
     expire_idle: float = 30 * 86400.0
     """Seconds after its last move that an unfinished table leaves storage (0: never)."""
-    expire_over: float = 7 * 86400.0
+    expire_over: float = 7.5 * 86400.0
     """Seconds after its last move that a finished table leaves storage (0: never)."""
     expire_every: float = 3600.0
     """Seconds between two sweeps of storage for expired tables."""
