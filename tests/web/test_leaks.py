@@ -226,7 +226,7 @@ def test_random_games_never_show_a_seat_a_card_it_cannot_see(client: TestClient,
 
 def test_renewing_a_link_and_a_second_connection_show_no_card(client: TestClient) -> None:
     """``elsewhere`` and ``renewed`` go to the seat's own connections only, and name no card."""
-    rules = Rules.from_preset("two-player", target=2000)
+    rules = Rules.from_preset("two-player")
     created = client.post("/api/tables", json={"preset": "two-player", "seats": [{"kind": "human"}] * 2,
                                                "seed": 9}).json()
     tid = created["table"]
