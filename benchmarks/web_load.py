@@ -39,6 +39,13 @@ How to read the figures:
 - ``--think 0`` is a closed loop: every table always has one move in flight, so the server runs
   flat out and the latency is the queue, about ``tables / (moves/s)`` (Little's law).  Its
   ``moves/s`` is the server's capacity; latency targets are for a human-like ``--think``.
+- ``--abuse``: beside the normal tables, hostile clients from another loopback address
+  (``127.0.0.2`` and ``.3``; the server started here trusts ``127.0.0.1``, the normal tables' address, so
+  only the abusers meet the rate limits): a hint-and-ping flood on one websocket, table creation
+  as fast as answers come, 1 GB declared bodies and streamed oversized bodies, slow clients that
+  send a request's headers a byte at a time, websockets that never say ``hello``, and PDF
+  requests in a loop.  ``abuse`` reports what they were answered; the normal tables' figures
+  should barely move (docs/security.md).
 - ``errors``: refusals by name, with the first message of each.  Only one seat can act at a time,
   so none is expected; ``stale_state`` is tolerated, any other error is a bug of the server or of
   this benchmark.
@@ -332,7 +339,8 @@ class Server:
     def start(self) -> None:
         """Start the server and wait until it answers its health check."""
         command = [sys.executable, "-m", "canasta.cli", "serve", "--port", str(self.port), "--db", self.db,
-                   "--bot-delay", "0", "--quiet"]
+                   "--bot-delay", "0", "--quiet",
+                   "--trusted", "127.0.0.1"]
         with self.log_path.open("wb") as log:
             self.proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         deadline = time.monotonic() + START_TIMEOUT
@@ -390,6 +398,131 @@ def raise_file_limit() -> int:
     return soft
 
 
+ABUSER = "127.0.0.2"
+"""The abusive clients' own loopback address (the normal tables use 127.0.0.1)."""
+IDLER = "127.0.0.3"
+"""The address of the websockets that never say hello and of the slow clients."""
+
+
+async def _declared_giant(base: str) -> str:
+    """A request that declares a 1 GB body and sends 64 KiB of it: the status line it gets."""
+    host, port = base.removeprefix("http://").split(":")
+    reader, writer = await asyncio.open_connection(host, int(port), local_addr=(ABUSER, 0))
+    try:
+        writer.write(b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                     b"Content-Length: 1073741824\r\n\r\n" + b"x" * 65536)
+        await writer.drain()
+        line = await asyncio.wait_for(reader.readline(), 10)
+        return line.decode("latin-1").split(" ")[1] if line else "closed"
+    finally:
+        writer.close()
+
+
+async def _abuse_http(base: str, answers: Counter[str], stop: asyncio.Event) -> None:
+    """Table creation, PDFs, score sheets and giant bodies, as fast as the server answers."""
+    transport = httpx.AsyncHTTPTransport(local_address=ABUSER)
+    async with httpx.AsyncClient(base_url=base, trust_env=False, timeout=10, transport=transport) as http:
+        async def giant() -> Any:
+            async def chunks() -> Any:
+                for _ in range(1000):
+                    yield b"x" * 65536
+            return await http.post("/api/tables", content=chunks(), headers={"content-type": "application/json"})
+
+        requests = [
+            lambda: http.post("/api/tables", json={"preset": "two-player"}),
+            lambda: http.get("/sheets/classic/rules.pdf"),
+            lambda: http.post("/api/score", json={"names": ["a", "b"], "hands": [[{}]] * 300}),
+            giant,
+        ]
+        while not stop.is_set():
+            try:
+                answers[f"declared 1 GB {await _declared_giant(base)}"] += 1
+            except (OSError, TimeoutError) as exc:
+                answers[f"declared 1 GB {type(exc).__name__}"] += 1
+            for index, request in enumerate(requests):
+                try:
+                    answer = await request()
+                    answers[f"http {index} {answer.status_code}"] += 1
+                except httpx.HTTPError as exc:
+                    answers[f"http {index} {type(exc).__name__}"] += 1
+
+
+async def _abuse_flood(base: str, ws_base: str, answers: Counter[str], stop: asyncio.Event) -> None:
+    """One seat that asks for hints and pings without pause."""
+    transport = httpx.AsyncHTTPTransport(local_address=ABUSER)
+    async with httpx.AsyncClient(base_url=base, trust_env=False, timeout=10, transport=transport) as http:
+        created = (await http.post("/api/tables", json={"preset": "two-player",
+                                                        "seats": [{"kind": "human"}] * 2})).json()
+    async with connect(f"{ws_base}/ws/{created['table']}", local_addr=(ABUSER, 0), max_size=2**22) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": created["seats"][0]["token"]}))
+        state = 0
+
+        async def read() -> None:
+            nonlocal state
+            async for text in ws:
+                message = json.loads(text)
+                if message["type"] == "state":
+                    state = message["state"]
+                answers[f"flood {message.get('error', message['type'])}"] += 1
+
+        reader = asyncio.create_task(read())
+        try:
+            while not stop.is_set():
+                await ws.send(json.dumps({"type": "hint", "state": state}))
+                await ws.send(json.dumps({"type": "ping"}))
+                await asyncio.sleep(0.001)
+        finally:
+            reader.cancel()
+
+
+async def _abuse_idle(ws_base: str, answers: Counter[str], stop: asyncio.Event, count: int = 100) -> None:
+    """Websockets that never say hello, opened again as soon as the server closes them."""
+    async def one() -> None:
+        while not stop.is_set():
+            try:
+                async with connect(f"{ws_base}/ws/idle", local_addr=(IDLER, 0)) as ws:
+                    async for text in ws:
+                        answers[f"idle {json.loads(text).get('error', '?')}"] += 1
+            except (OSError, ConnectionClosed) as exc:
+                answers[f"idle {type(exc).__name__}"] += 1
+            await asyncio.sleep(0.5)
+
+    await asyncio.gather(*(one() for _ in range(count)))
+
+
+async def _abuse_slow(base: str, answers: Counter[str], stop: asyncio.Event, count: int = 20) -> None:
+    """Slow clients: a request's headers, one byte a second."""
+    host, port = base.removeprefix("http://").split(":")
+
+    async def one() -> None:
+        while not stop.is_set():
+            try:
+                _, writer = await asyncio.open_connection(host, int(port), local_addr=(IDLER, 0))
+                for byte in b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n":
+                    if stop.is_set():
+                        break
+                    writer.write(bytes([byte]))
+                    await writer.drain()
+                    await asyncio.sleep(1)
+                writer.close()
+                answers["slow client done"] += 1
+            except OSError as exc:
+                answers[f"slow {type(exc).__name__}"] += 1
+                await asyncio.sleep(1)
+
+    await asyncio.gather(*(one() for _ in range(count)))
+
+
+async def abuse(base: str, ws_base: str, answers: Counter[str], stop: asyncio.Event) -> None:
+    """Every abusive client at once until ``stop``."""
+    tasks = [_abuse_http(base, answers, stop), _abuse_flood(base, ws_base, answers, stop),
+             _abuse_idle(ws_base, answers, stop), _abuse_slow(base, answers, stop)]
+    results = await asyncio.gather(*tasks, return_exceptions=True)
+    for result in results:
+        if isinstance(result, BaseException) and not isinstance(result, asyncio.CancelledError):
+            answers[f"abuser stopped: {type(result).__name__}"] += 1
+
+
 async def measure(args: argparse.Namespace, base: str, server_pid: int | None) -> dict[str, Any]:
     """Connect every table, warm up, measure, drain; the figures."""
     ws_base = "ws" + base.removeprefix("http")
@@ -416,6 +549,9 @@ async def measure(args: argparse.Namespace, base: str, server_pid: int | None) -
             failed.result()  # raises what went wrong
             raise BenchError("a table stopped before every table was connected")
         connect_seconds = time.perf_counter() - t0
+        abuse_answers: Counter[str] = Counter()
+        abuse_stop = asyncio.Event()
+        abusers = asyncio.create_task(abuse(base, ws_base, abuse_answers, abuse_stop)) if args.abuse else None
         await asyncio.sleep(args.warmup)
         probe = asyncio.create_task(probe_loop(stats))
         stats.window_start = time.perf_counter()
@@ -429,6 +565,10 @@ async def measure(args: argparse.Namespace, base: str, server_pid: int | None) -
         busy1 = machine_busy_seconds()
         stats.stop_sending = True
         probe.cancel()
+        if abusers is not None:
+            abuse_stop.set()
+            abusers.cancel()
+            await asyncio.gather(abusers, return_exceptions=True)
         drain_until = time.perf_counter() + DRAIN_SECONDS
         while time.perf_counter() < drain_until and any(stats.in_window(t) for t in stats.pending.values()):
             await asyncio.sleep(0.05)
@@ -465,6 +605,7 @@ async def measure(args: argparse.Namespace, base: str, server_pid: int | None) -
                    (("p50", 50), ("p90", 90), ("p99", 99), ("max", 100))},
         "errors": dict(stats.errors),
         "error_samples": stats.error_samples,
+        "abuse": dict(sorted(abuse_answers.items())) if args.abuse else None,
         "matches_finished": stats.matches_finished,
         "tables_created": stats.tables_created,
         "disconnects": stats.disconnects,
@@ -512,6 +653,8 @@ def report(figures: dict[str, Any]) -> str:
                 lines.append(f"  {name}: {text}")
     else:
         lines.append("errors: none")
+    if figures.get("abuse"):
+        lines.append("abusers were answered: " + ", ".join(f"{k} x{v}" for k, v in figures["abuse"].items()))
     return "\n".join(lines)
 
 
@@ -533,6 +676,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="the match target (1000 to 10000; default the preset's): low ends matches sooner")
     parser.add_argument("--seed", type=int, help="seed of the clients' random choices")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--abuse", action="store_true",
+                        help="run abusive clients from 127.0.0.2 beside the normal tables (see above)")
     args = parser.parse_args(argv)
     if args.tables < 1 or args.seconds <= 0 or args.warmup < 0 or args.think < 0:
         parser.error("--tables must be 1 or more, --seconds more than 0, --warmup and --think 0 or more")

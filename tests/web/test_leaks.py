@@ -104,7 +104,11 @@ def check_message(conn: Seat, message: Message, sent: str = "") -> None:
     legal = [] if conn.seat is None or state.is_over or state.to_act != conn.seat else \
         [str(m) for m in state.legal_moves()][:400]
     assert message["legal"] == legal
-    assert set(message) == {"type", "state", "table", "view", "legal", "legal_more"}
+    assert set(message) == {"type", "state", "table", "view", "legal", "legal_more", "elsewhere"}
+    # other connections on this seat only: a count, never a card, and nothing about other seats
+    assert isinstance(message["elsewhere"], int) and message["elsewhere"] >= 0
+    if conn.seat is None:
+        assert message["elsewhere"] == 0
 
 
 def receive(conn: Seat, sent: str = "") -> Message:
@@ -218,3 +222,42 @@ def test_random_games_never_show_a_seat_a_card_it_cannot_see(client: TestClient,
     last = play_table(client, rules, kinds, seed, moves=400)
     assert last["state"] >= 400 or last["table"]["status"] == "over"
     assert last["table"]["hand"] >= 2 or last["table"]["status"] == "over"
+
+
+def test_renewing_a_link_and_a_second_connection_show_no_card(client: TestClient) -> None:
+    """``elsewhere`` and ``renewed`` go to the seat's own connections only, and name no card."""
+    rules = Rules.from_preset("two-player")
+    created = client.post("/api/tables", json={"preset": "two-player", "seats": [{"kind": "human"}] * 2,
+                                               "seed": 9}).json()
+    tid = created["table"]
+    token0 = created["seats"][0]["token"]
+    spectator = created["spectator"]["token"]
+    opened = []
+    try:
+        conns = []
+        for seat, token in ((0, token0), (0, token0), (1, created["seats"][1]["token"]), (None, spectator)):
+            cm = client.websocket_connect(f"/ws/{tid}")
+            ws = cm.__enter__()
+            opened.append(cm)
+            conn = Seat(seat, ws, Match(rules, ["P0", "P1"], seed=9, deal=False))
+            ws.send_json({"type": "hello", "token": token})
+            while (message := receive(conn))["type"] != "state":
+                pass
+            conns.append(conn)
+        first, second, other, watcher = conns
+        while (message := receive(first))["type"] != "state" or message["elsewhere"] != 1:
+            pass
+        first.ws.send_json({"type": "renew", "id": 1})
+        while (message := receive(first))["type"] != "renewed":
+            pass
+        assert set(message) == {"type", "token", "link", "id"} and message["token"] != token0
+        while (message := receive(second))["type"] != "error":
+            pass
+        assert message["error"] == "bad_token"
+        for conn in (other, watcher):
+            conn.ws.send_json({"type": "ping", "id": "p"})
+            while (message := receive(conn))["type"] != "pong":
+                assert message["type"] == "state" and (conn.seat is None or message["elsewhere"] == 0)
+    finally:
+        for cm in reversed(opened):
+            cm.__exit__(None, None, None)

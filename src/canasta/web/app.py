@@ -7,6 +7,8 @@ import contextlib
 import gc
 import json
 import logging
+import re
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib.resources import files
@@ -17,15 +19,20 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from . import pool as cpu_pool
+from .limits import BodyTooLarge, Limits, RateLimiter, check_table_request, client_key, read_body, retry_after
 from .protocol import ProtocolError, dumps, parse_client_message, setup_message, state_message
 from .scorekeeper import router as scorekeeper_router
+from .security import SecurityMiddleware, escape, escape_logs, renew_seat
 from .service import HUMAN, Table, TableService
-from .storage import AsyncStorage, open_storage
+from .storage import AsyncStorage, StorageError, open_storage
 
 log = logging.getLogger("canasta.web")
+_TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""What a table id looks like (``secrets.token_urlsafe``); anything else is no table, unlooked-up."""
 
 STATIC = Path(str(files("canasta.web") / "static"))
-MAX_BODY = 16 * 1024
+MAX_BODY = Limits.table_body
 WS_MAX_SIZE = 64 * 1024
 """Frames over this close the websocket (1009); under it, over 8 KiB, get ``too_large``."""
 IDLE_TABLE = 15 * 60
@@ -43,6 +50,7 @@ class WebSocketConnection:
         self.seat: int | None = None
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.writer = asyncio.get_running_loop().create_task(self._write())
+        self.hints: RateLimiter | None = None
 
     def send(self, text: str) -> None:
         """Queue one message."""
@@ -62,6 +70,10 @@ class WebSocketConnection:
         with contextlib.suppress(Exception):
             await self.ws.close()
 
+    def send_close(self) -> None:
+        """Close the socket after what is queued."""
+        self.queue.put_nowait(None)
+
     async def close(self) -> None:
         """Stop the writer after what is queued."""
         self.queue.put_nowait(None)
@@ -69,20 +81,28 @@ class WebSocketConnection:
             await asyncio.wait_for(self.writer, 2)
 
 
-def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7, follow: float = 0.5) -> FastAPI:
+def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7, follow: float = 0.5,
+               limits: Limits | None = None) -> FastAPI:
     """The web application, storing tables in ``db`` (a SQLite path or a ``postgresql://`` URL).
 
     Every ``follow`` seconds (0: never) it looks for moves that other server processes on
-    the same database made at the tables it holds, and shows them.
+    the same database made at the tables it holds, and shows them.  ``limits``: what one
+    client may ask (docs/security.md); the defaults of :class:`Limits` when None.
     """
+    limits = limits if limits is not None else Limits()
+    escape_logs()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         storage = AsyncStorage(open_storage(db))
         app.state.service = TableService(storage, bot_delay=bot_delay)
+        pool = cpu_pool.CpuPool(limits.cpu_workers)
+        cpu_pool.install(pool)
         gc.freeze()  # the start-up objects never need collecting: shorter full collections mid-game
         loop = asyncio.get_running_loop()
         tasks = [loop.create_task(_sweep(app.state.service))]
+        if limits.expire_idle > 0 or limits.expire_over > 0:
+            tasks.append(loop.create_task(_expire(app.state.service, limits)))
         if follow > 0:
             tasks.append(loop.create_task(_follow(app.state.service, follow)))
         try:
@@ -90,10 +110,17 @@ def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7, follow: floa
         finally:
             for task in tasks:
                 task.cancel()
+            pool.close()
             await app.state.service.close()
             await storage.close()
 
     app = FastAPI(title="Canasta", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
+    app.add_middleware(SecurityMiddleware, max_body=max(limits.table_body, limits.score_body))
+    app.state.limits = limits
+    app.state.table_rate = RateLimiter(limits.tables_per_minute / 60, limits.tables_burst)
+    app.state.pdf_rate = RateLimiter(limits.pdfs_per_second, limits.pdfs_burst)
+    app.state.score_rate = RateLimiter(limits.scores_per_second, limits.scores_burst)
+    pending: dict[str, int] = {}  # websockets that have not said hello, by address ("": all)
 
     def service() -> TableService:
         svc: TableService = app.state.service
@@ -115,19 +142,37 @@ def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7, follow: floa
     async def setup() -> dict[str, Any]:
         return setup_message()
 
+    def too_many_tables(request: Request) -> Response | None:
+        key = client_key(request)
+        wait = 0.0 if key in limits.trusted else app.state.table_rate.take(key)
+        if not wait:
+            return None
+        return _error(429, "rate_limited", "too many new tables from one place; try again later",
+                      {"Retry-After": retry_after(wait)})
+
+    async def create(data: object) -> dict[str, Any]:
+        check_table_request(data, limits)
+        return await service().create(data)
+
     @app.post("/api/tables")
     async def create_table(request: Request) -> Response:
-        body = await request.body()
-        if len(body) > MAX_BODY:
-            return _error(413, "too_large", f"a request may hold at most {MAX_BODY} bytes")
+        try:
+            body = await read_body(request, limits.table_body)
+        except BodyTooLarge as exc:
+            return _error(413, "too_large", str(exc), {"Connection": "close"})
         try:
             data = json.loads(body)
-        except ValueError:
+        except (ValueError, RecursionError):
             return _error(400, "bad_table", "the request is not JSON")
+        if (refused := too_many_tables(request)) is not None:
+            return refused
         try:
-            answer = await service().create(data)
+            answer = await create(data)
         except ValueError as exc:
             return _error(400, "bad_table", str(exc))
+        except StorageError as exc:
+            log.error("creating a table failed: %s", exc)
+            return _error(503, "storage_unavailable", "the server cannot store tables right now; try again later")
         return JSONResponse(answer, status_code=201)
 
     @app.get("/play", include_in_schema=False)
@@ -136,25 +181,65 @@ def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7, follow: floa
         return FileResponse(STATIC / "play.html")
 
     @app.post("/play", include_in_schema=False)
-    async def quick_play() -> RedirectResponse:
-        answer = await service().create({"preset": "classic", "seats": [{"kind": HUMAN, "name": "You"}] + [
-            {"kind": "expert", "name": name} for name in ("West", "North", "East")]})
+    async def quick_play(request: Request) -> Response:
+        if (refused := too_many_tables(request)) is not None:
+            return refused
+        try:
+            answer = await create({"preset": "classic", "seats": [{"kind": HUMAN, "name": "You"}] + [
+                {"kind": "expert", "name": name} for name in ("West", "North", "East")]})
+        except StorageError as exc:
+            log.error("creating a table failed: %s", exc)
+            return _error(503, "storage_unavailable", "the server cannot store tables right now; try again later")
         return RedirectResponse(answer["seats"][0]["link"], status_code=303)
 
     @app.websocket("/ws/{table_id}")
     async def play(ws: WebSocket, table_id: str) -> None:
         await ws.accept()
+        address = ws.client.host if ws.client is not None else "unknown"
+        crowded = address not in limits.trusted and pending.get(address, 0) >= limits.pending_per_client
+        if crowded or pending.get("", 0) >= limits.pending_sockets:
+            await ws.send_text(dumps(ProtocolError("busy", "too many connections are waiting; try again soon")
+                                     .to_message()))
+            await ws.close(1013)
+            return
+        pending[""] = pending.get("", 0) + 1
+        pending[address] = pending.get(address, 0) + 1
+        waiting = True
+
+        def done_waiting() -> None:
+            for key in ("", address):
+                pending[key] -= 1
+                if not pending[key]:
+                    del pending[key]
+
         conn = WebSocketConnection(ws)
+        conn.hints = RateLimiter(limits.hints_per_second, limits.hints_burst, keys=1)
         table: Table | None = None
+        deadline = asyncio.get_running_loop().time() + limits.hello_timeout
         try:
             while True:
-                frame = await ws.receive()
+                if waiting:
+                    left = deadline - asyncio.get_running_loop().time()
+                    try:
+                        frame = await asyncio.wait_for(ws.receive(), max(left, 0.001))
+                    except TimeoutError:
+                        conn.send_message(ProtocolError(
+                            "bad_token", f"say hello with your seat's token within {limits.hello_timeout:g}s")
+                            .to_message())
+                        break
+                else:
+                    frame = await ws.receive()
                 if frame["type"] == "websocket.disconnect":
                     break
                 table = await _answer(service(), conn, table, table_id, frame)
+                if waiting and table is not None:
+                    waiting = False
+                    done_waiting()
         except WebSocketDisconnect:
             pass
         finally:
+            if waiting:
+                done_waiting()
             if table is not None and conn in table.connections:
                 table.connections.discard(conn)
                 service().broadcast(table)
@@ -169,6 +254,8 @@ async def _answer(svc: TableService, conn: WebSocketConnection, table: Table | N
                   frame: Any) -> Table | None:
     """Answer one client message; returns the table the connection is at (after a ``hello``)."""
     request_id: object = None
+    if table is not None and conn not in table.connections:  # its seat's link was renewed elsewhere
+        table = None
     try:
         text = frame.get("text")
         if text is None:
@@ -180,7 +267,7 @@ async def _answer(svc: TableService, conn: WebSocketConnection, table: Table | N
             conn.send_message({"type": "pong", "id": request_id})
             return table
         if kind == "hello":
-            found = await svc.get(table_id)
+            found = await svc.get(table_id) if _TABLE_ID.fullmatch(table_id) else None
             if found is None:
                 raise ProtocolError("no_table", "there is no table here; ask for a new link")
             seat = await svc.seat_of(found, message["token"])
@@ -195,7 +282,13 @@ async def _answer(svc: TableService, conn: WebSocketConnection, table: Table | N
             return found
         if table is None:
             raise ProtocolError("bad_token", "say hello with your seat's token first")
+        if kind == "renew":
+            token = await renew_seat(svc, table, conn)
+            conn.send_message({"type": "renewed", "token": token, "link": f"/t/{table.id}#{token}", "id": request_id})
+            return table
         if kind == "hint":
+            if conn.hints is not None and (wait := conn.hints.take(0)):
+                raise ProtocolError("rate_limited", f"too many hints; ask again in {retry_after(wait)}s")
             move, reason = svc.hint(table, conn.seat, message["state"])
             conn.send_message({"type": "hint", "move": move, "reason": reason, "id": request_id})
             return table
@@ -206,7 +299,7 @@ async def _answer(svc: TableService, conn: WebSocketConnection, table: Table | N
     except ProtocolError as exc:
         conn.send_message(exc.to_message(request_id))
     except Exception as exc:  # never a traceback to a player, never a card in the log
-        log.error("table %s: %s while answering a message", table_id, type(exc).__name__)
+        log.error("table %s: %s while answering a message", escape(table_id[:40]), type(exc).__name__)
         conn.send_message(ProtocolError("server_error", "the server could not do that; try again").to_message(
             request_id))
     return table
@@ -219,6 +312,39 @@ async def _sweep(svc: TableService) -> None:
         svc.evict_idle(IDLE_TABLE)
 
 
+async def _expire(svc: TableService, limits: Limits) -> None:
+    """Delete from storage the tables idle (or over) for longer than the limits allow; forget them here."""
+    while True:
+        await asyncio.sleep(limits.expire_every)
+        try:
+            await expire_tables(svc, limits)
+        except Exception as exc:  # a database hiccup must not stop the sweeping
+            log.warning("expiring old tables failed (%s); trying again later", type(exc).__name__)
+
+
+async def expire_tables(svc: TableService, limits: Limits, now: float | None = None) -> list[str]:
+    """One sweep of :func:`_expire`: the ids of the tables deleted."""
+    now = time.time() if now is None else now
+    never = float("-inf")
+    idle_before = now - limits.expire_idle if limits.expire_idle > 0 else never
+    over_before = now - limits.expire_over if limits.expire_over > 0 else never
+    gone = await svc.storage.expire(idle_before, over_before)
+    for table_id in gone:
+        table = svc.tables.pop(table_id, None)
+        if table is None:
+            continue
+        if table.bot_task is not None:
+            table.bot_task.cancel()
+        for conn in list(table.connections):
+            conn.send(dumps(ProtocolError("no_table", "this table has expired").to_message()))
+            if isinstance(conn, WebSocketConnection):
+                conn.send_close()
+        table.connections.clear()
+    if gone:
+        log.info("expired %d old tables", len(gone))
+    return gone
+
+
 async def _follow(svc: TableService, every: float) -> None:
     """Show the moves other server processes make at this process's tables (a shared database)."""
     while True:
@@ -229,5 +355,5 @@ async def _follow(svc: TableService, every: float) -> None:
             log.warning("following other server processes failed (%s); trying again", type(exc).__name__)
 
 
-def _error(status: int, name: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": name, "message": message}, status_code=status)
+def _error(status: int, name: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": name, "message": message}, status_code=status, headers=headers)

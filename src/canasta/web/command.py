@@ -20,9 +20,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise UsageError("--bot-delay must be 0 or more seconds")
     if args.follow < 0:
         raise UsageError("--follow must be 0 (never) or more seconds")
+    if not args.max_search > 0:
+        raise UsageError("--max-search must be more than 0 seconds")
+    if not args.expire_days >= 0:
+        raise UsageError("--expire-days must be 0 (never) or more days")
     try:
         serve(args.host, args.port, args.db, args.bot_delay, open_browser=args.open, quiet=args.quiet,
-              follow=args.follow)
+              follow=args.follow, max_search=args.max_search, expire_days=args.expire_days,
+              trusted=tuple(args.trusted))
     except StorageError as exc:
         raise UsageError(str(exc)) from None
     return 0
@@ -41,4 +46,11 @@ def register(sub: Any) -> None:
     p.add_argument("--follow", type=float, default=0.5, metavar="SECONDS",
                    help="how often to look for moves other server processes made on the same database "
                         "(default 0.5; 0: never)")
+    p.add_argument("--max-search", type=float, default=2.0, metavar="SECONDS",
+                   help="most seconds a search computer player may think per move (default 2)")
+    p.add_argument("--expire-days", type=float, default=30.0, metavar="DAYS",
+                   help="days after its last move that a table leaves the database (default 30; "
+                        "finished tables: a quarter of it; 0: never)")
+    p.add_argument("--trusted", action="append", default=[], metavar="ADDRESS",
+                   help="a client address no rate limit applies to (repeatable; e.g. a load tester)")
     p.set_defaults(func=cmd_serve)

@@ -26,7 +26,7 @@ TARGETS = tuple(range(1000, 10001, 500))
 """Match targets offered when creating a table (seed document 003)."""
 
 ERRORS = (
-    "too_large", "bad_message", "bad_token", "no_table", "table_over", "not_your_turn",
+    "busy", "too_large", "bad_message", "bad_token", "no_table", "rate_limited", "table_over", "not_your_turn",
     "stale_state", "bad_move", "illegal_move", "server_error",
 )
 """Named errors, in the order the server checks for them."""
@@ -57,13 +57,14 @@ def parse_client_message(text: str) -> dict[str, Any]:
         raise ProtocolError("too_large", f"a message may hold at most {MAX_MESSAGE} bytes")
     try:
         message = json.loads(text)
-    except ValueError:
-        raise ProtocolError("bad_message", "the message is not JSON") from None
+    except (ValueError, RecursionError):
+        raise ProtocolError("bad_message", "the message is not JSON (or nests too deep)") from None
     if not isinstance(message, dict):
         raise ProtocolError("bad_message", "a message must be a JSON object")
     kind = message.get("type")
-    if kind not in ("hello", "move", "next", "hint", "ping"):
-        raise ProtocolError("bad_message", f"unknown message type {kind!r} (hello, move, next, hint, ping)")
+    if kind not in ("hello", "move", "next", "hint", "ping", "renew"):
+        raise ProtocolError("bad_message", f"unknown message type {str(kind)[:40]!r} "
+                            "(hello, move, next, hint, ping, renew)")
     request_id = message.get("id")
     if request_id is not None and (not isinstance(request_id, (str, int)) or isinstance(request_id, bool)):
         raise ProtocolError("bad_message", "id must be a string or a number")
@@ -161,7 +162,15 @@ def state_message(table: Table, seat: int | None, public: dict[str, Any] | None 
         "view": view_json(table, seat),
         "legal": legal,
         "legal_more": more,
+        "elsewhere": elsewhere(table, seat),
     }
+
+
+def elsewhere(table: Table, seat: int | None) -> int:
+    """How many other connections hold the same seat (0 for a spectator, who is shown no one)."""
+    if seat is None:
+        return 0
+    return max(0, sum(1 for conn in table.connections if conn.seat == seat) - 1)
 
 
 def rules_from_request(preset: object, options: object, target: object) -> Rules:
@@ -173,6 +182,9 @@ def rules_from_request(preset: object, options: object, target: object) -> Rules
     if not isinstance(options, dict):
         raise ValueError("options must be an object of option names and values")
     chosen = dict(options)
+    unknown = sorted(str(name) for name in chosen if name not in OPTION_NAMES)
+    if unknown:
+        raise ValueError(f"unknown rules option {unknown[0][:40]!r} (known options: {', '.join(OPTION_NAMES)})")
     if target is not None:
         if not isinstance(target, int) or isinstance(target, bool) or target not in TARGETS:
             raise ValueError("target must be 1,000 to 10,000 in steps of 500")

@@ -10,7 +10,6 @@ one-page PDFs of :mod:`canasta.sheets` (``?paper=a4``, ``?set=OPTION=VALUE`` or
 
 from __future__ import annotations
 
-import asyncio
 import json
 from functools import lru_cache
 from importlib.resources import files
@@ -24,6 +23,8 @@ from ..errors import CanastaError
 from ..rules import OPTION_NAMES, PRESETS, Rules, rules_from_settings
 from ..scorekeeper.model import ITEM_LABELS, OUT_CHOICES, SIDES, ScoreError, ScoreGame, entry_from_json, entry_score
 from ..scorekeeper.model import entry_total as _entry_total
+from .limits import BodyTooLarge, Limits, RateLimiter, client_key, read_body, retry_after
+from .pool import run_cpu
 
 STATIC = Path(str(files("canasta.web") / "static"))
 MAX_BODY = 256 * 1024
@@ -37,14 +38,39 @@ def _error(status: int, name: str, message: str) -> JSONResponse:
     return JSONResponse({"error": name, "message": message}, status_code=status)
 
 
+def _limits(request: Request) -> Limits:
+    limits: Limits = getattr(request.app.state, "limits", None) or Limits()
+    return limits
+
+
+def _rate_limited(request: Request, name: str, what: str) -> Response | None:
+    """429 with Retry-After when the client asks too often (the app's ``name`` limiter)."""
+    limiter: RateLimiter | None = getattr(request.app.state, name, None)
+    key = client_key(request)
+    wait = limiter.take(key) if limiter is not None and key not in _limits(request).trusted else 0.0
+    if not wait:
+        return None
+    return JSONResponse({"error": "rate_limited", "message": f"too many {what}; try again later"},
+                        status_code=429, headers={"Retry-After": retry_after(wait)})
+
+
 async def _json_body(request: Request) -> Any:
-    body = await request.body()
-    if len(body) > MAX_BODY:
-        raise ScoreError(f"a request may hold at most {MAX_BODY // 1024} KiB")
+    limit = min(MAX_BODY, _limits(request).score_body)
+    try:
+        body = await read_body(request, limit)
+    except BodyTooLarge:
+        raise ScoreError(f"a request may hold at most {limit // 1024} KiB") from None
     try:
         return json.loads(body)
-    except ValueError:
+    except (ValueError, RecursionError):
         raise ScoreError("the request is not JSON") from None
+
+
+def _sheet(data: Any, hands: int) -> dict[str, Any]:
+    """The score sheet of a game (in the pool: its work grows with the square of the hands)."""
+    if isinstance(data, dict) and isinstance(data.get("hands"), list) and len(data["hands"]) > hands:
+        raise ScoreError(f"a game may hold at most {hands} hands")
+    return ScoreGame.from_json(data).sheet()
 
 
 @router.get("/score", include_in_schema=False)
@@ -69,16 +95,21 @@ async def score_setup() -> dict[str, Any]:
 @router.post("/api/score")
 async def score_sheet(request: Request) -> Response:
     """The whole sheet of a game (the file format of ``canasta score``), or 400 naming what is wrong."""
+    if (refused := _rate_limited(request, "score_rate", "score sheets")) is not None:
+        return refused
     try:
-        game = ScoreGame.from_json(await _json_body(request))
-    except (ScoreError, CanastaError) as exc:
+        data = await _json_body(request)
+        sheet = await run_cpu(f"client:{client_key(request)}", _sheet, data, _limits(request).score_hands)
+    except (ScoreError, CanastaError, TypeError) as exc:
         return _error(400, "bad_score", str(exc))
-    return JSONResponse({"sheet": game.sheet()})
+    return JSONResponse({"sheet": sheet})
 
 
 @router.post("/api/score/entry")
 async def score_entry(request: Request) -> Response:
     """One side's entry added up: ``{"rules": ..., "entry": {...}}`` -> total, bonuses and cards."""
+    if (refused := _rate_limited(request, "score_rate", "score requests")) is not None:
+        return refused
     try:
         data = await _json_body(request)
         if not isinstance(data, dict):
@@ -104,11 +135,16 @@ def sheet_rules(preset: str, query: list[tuple[str, str]]) -> tuple[Rules, str, 
                 raise ValueError(f"sides must be 2 or 3, not {value!r}")
             sides = int(value)
         elif key == "set":
+            name, eq, _ = value.partition("=")
+            if eq and name.strip() not in OPTION_NAMES:  # preset=... too: named, never a TypeError
+                raise ValueError(f"unknown rules option {name.strip()[:40]!r} "
+                                 f"(known options: {', '.join(sorted(OPTION_NAMES))})")
             settings.append(value)
         elif key in OPTION_NAMES:
             settings.append(f"{key}={value}")
         else:
-            raise ValueError(f"unknown parameter {key!r} (paper, sides, set, or an option: {', '.join(OPTION_NAMES)})")
+            raise ValueError(f"unknown parameter {key[:40]!r} "
+                             f"(paper, sides, set, or an option: {', '.join(OPTION_NAMES)})")
     if paper not in ("letter", "a4"):
         raise ValueError(f"paper must be letter or a4, not {paper!r}")
     if preset not in PRESETS:
@@ -129,10 +165,13 @@ async def sheet_pdf(preset: str, kind: str, request: Request) -> Response:
     from ..sheets import SheetsUnavailable
 
     if kind not in SHEETS:
-        return PlainTextResponse(f"no such sheet {kind!r}: {' or '.join(SHEETS)}", status_code=404)
+        return PlainTextResponse(f"no such sheet {kind[:40]!r}: {' or '.join(SHEETS)}", status_code=404)
+    if (refused := _rate_limited(request, "pdf_rate", "PDFs")) is not None:
+        return refused
     try:
         rules, paper, sides = sheet_rules(preset, list(request.query_params.multi_items()))
-        data = await asyncio.to_thread(_pdf, kind, rules, paper, sides)  # off the event loop: games go on
+        # off the event loop, one at a time per client, in the server's bounded pool: games go on
+        data = await run_cpu(f"client:{client_key(request)}", _pdf, kind, rules, paper, sides)
     except SheetsUnavailable as exc:
         return PlainTextResponse(str(exc), status_code=503)
     except (CanastaError, ValueError) as exc:

@@ -16,11 +16,17 @@ def has_display() -> bool:
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db: str = "canasta.sqlite3", bot_delay: float = 0.7,
-          open_browser: bool = False, quiet: bool = False, follow: float = 0.5) -> None:
-    """Serve until interrupted; prints the address first."""
+          open_browser: bool = False, quiet: bool = False, follow: float = 0.5, max_search: float = 2.0,
+          expire_days: float = 30.0, trusted: tuple[str, ...] = ()) -> None:
+    """Serve until interrupted; prints the address first.
+
+    ``max_search``: seconds a search player may think a move; ``expire_days``: days after its last
+    move that a table leaves storage (finished ones: a quarter of it; 0: never).
+    """
     import uvicorn
 
     from .app import WS_MAX_SIZE, create_app
+    from .limits import Limits
     from .storage import open_storage
 
     open_storage(db).close()  # a database that cannot be opened is one line, before uvicorn starts
@@ -29,6 +35,9 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str = "canasta.sqlite3"
     print(f"Canasta is served at {address}  (quick game: {address}play; stop with Ctrl+C)", flush=True)
     if open_browser and has_display():
         threading.Timer(1.0, webbrowser.open, (address,)).start()
-    config = uvicorn.Config(create_app(db, bot_delay, follow), host=host, port=port, ws_max_size=WS_MAX_SIZE,
-                            log_level="warning" if quiet else "info", access_log=not quiet)
+    limits = Limits(max_search=max_search, expire_idle=expire_days * 86400, expire_over=expire_days * 86400 / 4,
+                    trusted=trusted)
+    config = uvicorn.Config(create_app(db, bot_delay, follow, limits), host=host, port=port, ws_max_size=WS_MAX_SIZE,
+                            log_level="warning" if quiet else "info", access_log=not quiet,
+                            timeout_graceful_shutdown=5)
     uvicorn.Server(config).run()

@@ -23,6 +23,7 @@ from ..errors import CanastaError, IllegalMoveError
 from ..match import Match
 from ..moves import Move
 from ..rules import Rules
+from .pool import run_cpu
 from .protocol import ProtocolError, dumps, rules_from_request, state_message, table_json
 from .storage import AsyncStorage, Event
 
@@ -330,7 +331,7 @@ class TableService:
                     bot = table.bots[seat]
                     view, moves = state.view(seat), list(state.legal_moves())
                     if bot.name.startswith("search"):
-                        move = await asyncio.to_thread(bot.choose, view, moves)
+                        move = await run_cpu(table.id, bot.choose, view, moves)  # bounded, fair pool
                     else:
                         move = bot.choose(view, moves)
                     if table.state_id != state_id:

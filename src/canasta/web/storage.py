@@ -199,6 +199,38 @@ class Storage(ABC):
                 rows = execute("SELECT id FROM tables WHERE status = ? ORDER BY created, id", (status,)).fetchall()
         return [row[0] for row in rows]
 
+    def delete_table(self, table_id: str) -> bool:
+        """Remove a table, its tokens and its events; False when there was no such table."""
+        with self._transaction() as execute:
+            execute("DELETE FROM events WHERE table_id = ?", (table_id,))
+            execute("DELETE FROM tokens WHERE table_id = ?", (table_id,))
+            return execute("DELETE FROM tables WHERE id = ?", (table_id,)).rowcount == 1
+
+    def expire(self, idle_before: float, over_before: float, limit: int = 500) -> list[str]:
+        """Delete tables last moved (or made) before ``idle_before``, or over and last moved before
+        ``over_before``, at most ``limit`` a call, in one transaction; their ids."""
+        with self._transaction() as execute:
+            rows = execute(
+                "SELECT t.id FROM tables t LEFT JOIN events e ON e.table_id = t.id "
+                "GROUP BY t.id, t.created, t.status "
+                "HAVING COALESCE(max(e.at), t.created) < ? "
+                "OR (t.status = 'over' AND COALESCE(max(e.at), t.created) < ?) "
+                "ORDER BY t.id LIMIT ?", (idle_before, over_before, limit)).fetchall()
+            gone = [row[0] for row in rows]
+            for table_id in gone:
+                execute("DELETE FROM events WHERE table_id = ?", (table_id,))
+                execute("DELETE FROM tokens WHERE table_id = ?", (table_id,))
+                execute("DELETE FROM tables WHERE id = ?", (table_id,))
+        return gone
+
+    def renew_token(self, table_id: str, seat: int, token_hash: str) -> bool:
+        """Give a seat a new token hash, forgetting its old ones; False when the table has no such seat."""
+        with self._transaction() as execute:
+            if execute("DELETE FROM tokens WHERE table_id = ? AND seat = ?", (table_id, seat)).rowcount < 1:
+                return False
+            execute("INSERT INTO tokens (table_id, token_hash, seat) VALUES (?, ?, ?)", (table_id, token_hash, seat))
+        return True
+
 
 def _row(event: Event) -> tuple[int, str, int | None, str, float]:
     return event.seq, event.kind, event.seat, event.text, event.at
@@ -421,6 +453,18 @@ class AsyncStorage:
     async def table_ids(self, status: str | None = None) -> list[str]:
         """See :meth:`Storage.table_ids`."""
         return await self._call(self.storage.table_ids, status)
+
+    async def delete_table(self, table_id: str) -> bool:
+        """See :meth:`Storage.delete_table`."""
+        return await self._call(self.storage.delete_table, table_id)
+
+    async def expire(self, idle_before: float, over_before: float, limit: int = 500) -> list[str]:
+        """See :meth:`Storage.expire`."""
+        return await self._call(self.storage.expire, idle_before, over_before, limit)
+
+    async def renew_token(self, table_id: str, seat: int, token_hash: str) -> bool:
+        """See :meth:`Storage.renew_token`."""
+        return await self._call(self.storage.renew_token, table_id, seat, token_hash)
 
     async def append(self, table_id: str, event: Event) -> bool:
         """Write the event; True once it is committed, False if its seq was taken (the table moved on)."""

@@ -16,7 +16,7 @@ const PHASE_WORDS = {
 };
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
-const token = decodeURIComponent(location.hash.slice(1));
+let token = decodeURIComponent(location.hash.slice(1));
 
 const ui = {
   ws: null,
@@ -123,6 +123,13 @@ function onMessage(message) {
     case "state":
       ui.last = message;
       render();
+      showElsewhere(message.elsewhere || 0);
+      break;
+    case "renewed":
+      // The new link replaces the old one in the address bar (no reload); the old one opens nothing now.
+      token = message.token;
+      history.replaceState(null, "", message.link);
+      setStatus("This seat has a new link (in the address bar); the old one no longer opens it.");
       break;
     case "ack": {
       const what = ui.pending.get(message.id);
@@ -159,6 +166,12 @@ function onError(message) {
         : "This link does not open a seat at this table. Ask the table's creator for your own link.",
     );
     if (ui.ws) ui.ws.close();
+    return;
+  }
+  if (message.error === "bad_token" && !ui.helloPending && !what) {
+    // Someone renewed this seat's link: this copy of the old link is closed for good.
+    ui.fatal = true;
+    showNotice("This seat's link was renewed, so this old link no longer opens it. Ask its player for the new one.");
     return;
   }
   let text = message.message || message.error || "refused";
@@ -817,6 +830,12 @@ function showNotice(text) {
   box.hidden = false;
 }
 
+/** Warn this seat's player that `count` other connections hold the seat too. */
+function showElsewhere(count) {
+  $("elsewhere").hidden = count === 0;
+  $("elsewhere-count").textContent = String(count);
+}
+
 function hideNotice() {
   $("notice").hidden = true;
 }
@@ -999,6 +1018,7 @@ function start() {
     setStatus("");
   });
   $("move-form").addEventListener("submit", onTypedMove);
+  $("btn-renew").addEventListener("click", () => send({ type: "renew", id: "renew" }));
   document.addEventListener("keydown", onKey);
   // Another seat's link for this table changes only the fragment: start over with it.
   window.addEventListener("hashchange", () => {

@@ -1,0 +1,181 @@
+"""What one client may ask of the server: sizes, rates, rule options and search budgets (docs/security.md).
+
+Every limit has a default in :class:`Limits`; ``canasta serve`` sets some of them from its flags.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import Request
+
+from ..rules import PRESETS, Rules
+
+KIB = 1024
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The server's limits; the defaults are what ``canasta serve`` uses."""
+
+    table_body: int = 16 * KIB
+    """Bytes of a ``POST /api/tables`` body."""
+    score_body: int = 256 * KIB
+    """Bytes of a ``POST /api/score`` or ``/api/score/entry`` body (the largest body any route reads)."""
+    score_hands: int = 200
+    """Hands one score sheet may hold (a real game to 10,000 has a few dozen)."""
+    max_search: float = 2.0
+    """Seconds a ``search`` computer player may think per decision (``search:Ns`` above it is refused)."""
+    max_rollouts: int = 2000
+    """Rollouts a ``search:N`` computer player may take per decision."""
+    cpu_workers: int = 2
+    """Threads of the pool that runs search players, PDFs and score sheets (one job per table or client)."""
+    tables_per_minute: float = 20.0
+    """Tables one client (address) may create a minute, after a burst of :attr:`tables_burst`."""
+    tables_burst: int = 10
+    hints_per_second: float = 2.0
+    """Hints one connection may ask a second, after a burst of :attr:`hints_burst`."""
+    hints_burst: int = 10
+    pdfs_per_second: float = 1.0
+    """PDFs one client may ask a second, after a burst of :attr:`pdfs_burst`."""
+    pdfs_burst: int = 8
+    scores_per_second: float = 10.0
+    """Score requests (``/api/score``, ``/api/score/entry``) one client may make a second, after a burst."""
+    scores_burst: int = 40
+    pending_sockets: int = 1000
+    """Websockets that have not said ``hello`` yet; more are refused with ``busy``."""
+    pending_per_client: int = 20
+    """Websockets of one address that have not said ``hello`` yet; more are refused with ``busy``."""
+    trusted: tuple[str, ...] = ()
+    """Addresses no rate or per-address limit applies to (a load tester; a proxy that limits itself)."""
+    hello_timeout: float = 10.0
+    """Seconds a websocket has to say a successful ``hello`` before it is closed."""
+    expire_idle: float = 30 * 86400.0
+    """Seconds after its last move that an unfinished table leaves storage (0: never)."""
+    expire_over: float = 7.5 * 86400.0
+    """Seconds after its last move that a finished table leaves storage (0: never)."""
+    expire_every: float = 3600.0
+    """Seconds between two sweeps of storage for expired tables."""
+
+
+# -- rule options of tables made through the web -------------------------------------------
+
+HAND_CAPS: dict[str, int] = {
+    "classic": 15, "two-player": 21, "two-player-draw-one": 21, "three-player": 17,
+    "five-player": 13, "six-player": 15, "six-player-two-teams": 15,
+}
+"""Largest ``hand_size`` per preset: measured by ``benchmarks/legal_worst.py`` to keep every
+``legal_moves`` under 50 ms (the generator's time grows steeply with the hand dealt: two-player
+with 40 cards takes half a second, with 45 ten seconds)."""
+MAX_DECKS: dict[str, int] = {name: max(3, rules.decks) for name, rules in PRESETS.items()}
+"""Most decks per preset: one more than two-deck presets use; six-player games keep their three."""
+
+
+def check_web_rules(rules: Rules) -> None:
+    """``ValueError`` when the rules deal more than a real table can (web tables only)."""
+    decks, hand = MAX_DECKS[rules.preset], HAND_CAPS[rules.preset]
+    if rules.decks > decks:
+        raise ValueError(f"{rules.preset} is played with at most {decks} decks on this server")
+    if rules.hand_size > hand:
+        raise ValueError(f"{rules.preset} deals at most {hand} cards a hand on this server")
+
+
+def check_search(kind: str, limits: Limits) -> None:
+    """``ValueError`` when a seat's ``search`` budget is over the server's cap."""
+    from ..bots.search import parse_budget
+
+    if kind.partition(":")[0] != "search":
+        return
+    budget = parse_budget(kind)
+    if budget.seconds is not None and budget.seconds > limits.max_search:
+        raise ValueError(f"a search player may think at most {limits.max_search:g}s a move on this server")
+    if budget.rollouts is not None and budget.rollouts > limits.max_rollouts:
+        raise ValueError(f"a search player may take at most {limits.max_rollouts} rollouts on this server")
+
+
+def check_table_request(body: object, limits: Limits) -> None:
+    """The server's own checks of a ``POST /api/tables`` body, before the table service's."""
+    from .protocol import rules_from_request
+
+    if not isinstance(body, dict):
+        return  # the service names it
+    rules = rules_from_request(body.get("preset", "classic"), body.get("options"), body.get("target"))
+    check_web_rules(rules)
+    seats = body.get("seats")
+    if isinstance(seats, list):
+        for entry in seats:
+            if isinstance(entry, dict) and isinstance(entry.get("kind"), str):
+                check_search(entry["kind"], limits)
+
+
+# -- bodies ------------------------------------------------------------------------------
+
+
+class BodyTooLarge(Exception):
+    """A request body over its limit (answered 413 ``too_large``)."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"a request may hold at most {limit} bytes")
+        self.limit = limit
+
+
+async def read_body(request: Request, limit: int) -> bytes:
+    """The request body, read in chunks; :class:`BodyTooLarge` as soon as it passes ``limit`` bytes."""
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise BodyTooLarge(limit)
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise BodyTooLarge(limit)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+# -- rates -------------------------------------------------------------------------------
+
+
+class RateLimiter:
+    """Token buckets by key (a client address, a connection): ``rate`` a second, ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: int, keys: int = 10000) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.keys = keys
+        self._buckets: dict[Any, tuple[float, float]] = {}
+
+    def take(self, key: Any, now: float | None = None) -> float:
+        """0 when ``key`` may go on (a token is taken), else the seconds until it may."""
+        now = time.monotonic() if now is None else now
+        tokens, last = self._buckets.get(key, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - last) * self.rate)
+        if tokens >= 1:
+            self._buckets[key] = (tokens - 1, now)
+            if len(self._buckets) > self.keys:
+                self._prune(now)
+            return 0.0
+        self._buckets[key] = (tokens, now)
+        return (1 - tokens) / self.rate if self.rate > 0 else math.inf
+
+    def _prune(self, now: float) -> None:
+        """Forget the buckets that are full again (they hold no debt)."""
+        full = [k for k, (tokens, last) in self._buckets.items() if tokens + (now - last) * self.rate >= self.burst]
+        for key in full:
+            del self._buckets[key]
+        while len(self._buckets) > self.keys:  # all in debt: forget the oldest (forgiving, never growing)
+            del self._buckets[next(iter(self._buckets))]
+
+
+def retry_after(seconds: float) -> str:
+    """A ``Retry-After`` header value: whole seconds, at least 1."""
+    return str(max(1, math.ceil(seconds)))
+
+
+def client_key(request: Request) -> str:
+    """Whom a request is counted against: its peer address."""
+    return request.client.host if request.client is not None else "unknown"

@@ -1,0 +1,173 @@
+"""Web hygiene: security headers, same-origin POSTs, early 413s and log lines that cannot be forged.
+
+:class:`SecurityMiddleware` wraps the whole ASGI application (docs/security.md):
+
+* every HTTP answer carries a strict Content-Security-Policy (the pages load their scripts and
+  styles from ``/static`` only), ``X-Frame-Options: DENY``, ``nosniff`` and ``no-referrer``;
+* a state-changing request (POST, PUT, PATCH, DELETE) from another origin is refused with 403
+  ``cross_origin`` (its ``Origin``, else its ``Sec-Fetch-Site``, says where it comes from), and a
+  JSON API (``/api/...``) takes no body labelled other than ``application/json`` (415
+  ``bad_content_type``): a cross-site form or ``text/plain`` fetch cannot send that label
+  without a CORS preflight, which this server never grants;
+* a body whose ``Content-Length`` is over the largest any route reads is refused with 413
+  before a byte of it is read (the routes read the rest in chunks, see :func:`limits.read_body`).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .service import Connection, Table, TableService
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+HEADERS: list[tuple[bytes, bytes]] = [
+    (b"content-security-policy", CSP.encode()),
+    (b"x-frame-options", b"DENY"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+]
+UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", ()):
+        if key == name:
+            return str(value.decode("latin-1"))
+    return None
+
+
+def cross_origin(scope: Scope) -> bool:
+    """True when a browser says the request comes from another origin (no header: not a browser)."""
+    origin = _header(scope, b"origin")
+    if origin is not None:
+        host = _header(scope, b"host")
+        if origin == "null" or host is None:
+            return True
+        scheme = "https" if scope.get("scheme") in ("https", "wss") else "http"
+        return origin.lower() not in (f"{scheme}://{host}".lower(), f"http://{host}".lower(),
+                                      f"https://{host}".lower())
+    site = _header(scope, b"sec-fetch-site")
+    return site is not None and site not in ("same-origin", "none")
+
+
+class SecurityMiddleware:
+    """Headers on every answer, same-origin POSTs, JSON APIs take JSON, early 413 (module docstring)."""
+
+    def __init__(self, app: ASGIApp, max_body: int) -> None:
+        self.app = app
+        self.max_body = max_body
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        refusal = self._refusal(scope)
+        if refusal is not None:
+            await _answer(send, *refusal)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                names = {key.lower() for key, _ in message.get("headers", ())}
+                message["headers"] = list(message.get("headers", ())) + [h for h in HEADERS if h[0] not in names]
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+    def _refusal(self, scope: Scope) -> tuple[int, str, str, list[tuple[bytes, bytes]]] | None:
+        if scope["method"] not in UNSAFE_METHODS:
+            return None
+        if cross_origin(scope):
+            return 403, "cross_origin", "this server only takes requests from its own pages", []
+        path: str = scope.get("path", "")
+        if path.startswith("/api/"):
+            kind = (_header(scope, b"content-type") or "application/json").split(";")[0].strip().lower()
+            if kind != "application/json":
+                return 415, "bad_content_type", "send the body as application/json", []
+        declared = _header(scope, b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.max_body):
+            return 413, "too_large", f"a request may hold at most {self.max_body} bytes", [(b"connection", b"close")]
+        return None
+
+
+async def _answer(send: Send, status: int, name: str, text: str, extra: list[tuple[bytes, bytes]]) -> None:
+    body = json.dumps({"error": name, "message": text}).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": status, "headers": headers + HEADERS + extra})
+    await send({"type": "http.response.body", "body": body})
+
+
+# -- logs --------------------------------------------------------------------------------
+
+
+def escape(text: str) -> str:
+    """``text`` with every control character written as an escape: one log record, one line."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+
+
+class EscapingFilter(logging.Filter):
+    """Escapes the control characters a client may have put in a record's text or arguments."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.msg, str):
+            record.msg = escape(record.msg)
+        if isinstance(record.args, tuple):
+            record.args = tuple(escape(a) if isinstance(a, str) else a for a in record.args)
+        elif isinstance(record.args, dict):
+            record.args = {k: escape(v) if isinstance(v, str) else v for k, v in record.args.items()}
+        return True
+
+
+LOGGERS = ("canasta.web", "uvicorn", "uvicorn.error", "uvicorn.access")
+_FILTER = EscapingFilter()
+
+
+def escape_logs() -> None:
+    """Install :class:`EscapingFilter` on the server's loggers (again is harmless)."""
+    for name in LOGGERS:
+        logger = logging.getLogger(name)
+        if _FILTER not in logger.filters:
+            logger.addFilter(_FILTER)
+
+
+# -- seats' links ------------------------------------------------------------------------
+
+
+async def renew_seat(svc: TableService, table: Table, conn: Connection) -> str:
+    """Give the connection's seat a new token: the old link stops opening it, and the seat's other
+    connections (whoever else holds the old link) are told ``bad_token`` and closed.  The new token."""
+    from .protocol import ProtocolError, dumps
+    from .service import token_hash
+
+    seat = conn.seat
+    if seat is None:
+        raise ProtocolError("bad_token", "only a player's seat has a link to renew")
+    token = secrets.token_urlsafe(24)
+    if not await svc.storage.renew_token(table.id, seat, token_hash(token)):
+        raise ProtocolError("no_table", "this seat is no longer stored; ask for a new link")
+    refusal = dumps(ProtocolError("bad_token", "this seat's link was renewed; ask its player for the new one")
+                    .to_message())
+    for other in list(table.connections):
+        if other is not conn and other.seat == seat:
+            table.connections.discard(other)
+            other.send(refusal)
+            close = getattr(other, "send_close", None)
+            if close is not None:
+                close()
+    svc.broadcast(table)
+    return token
