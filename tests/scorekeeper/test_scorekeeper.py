@@ -403,9 +403,9 @@ def test_score_command_bad_file_is_one_line_exit_2(tmp_path: Path, monkeypatch: 
 
 
 def test_save_into_a_missing_folder_is_a_score_error(tmp_path: Path) -> None:
-    with pytest.raises(ScoreError, match="the folder .* does not exist"):
+    with pytest.raises(ScoreError, match=r"the folder .* does not exist"):
         ScoreGame.new(CLASSIC).save(tmp_path / "no" / "g.json")
     blocker = tmp_path / "file"
     blocker.write_text("")
-    with pytest.raises(ScoreError, match="cannot write .* is not a folder"):
+    with pytest.raises(ScoreError, match=r"cannot write .* is not a folder"):
         ScoreGame.new(CLASSIC).save(blocker / "g.json")
