@@ -36,7 +36,7 @@ def cmd_sheets(args: argparse.Namespace) -> int:
         raise UsageError(f"--out {args.out} is a file: give a folder to write the sheets to")
     try:
         paths = write_sheets(rules, args.out, args.paper, args.sides)
-    except SheetsUnavailable as exc:
+    except (SheetsUnavailable, ValueError) as exc:  # no fpdf2; a sheet that cannot fit one page
         raise UsageError(str(exc)) from None
     except OSError as exc:
         raise UsageError(f"cannot write to {args.out}: {exc.strerror}") from None
