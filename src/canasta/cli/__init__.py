@@ -11,8 +11,9 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+import textwrap
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from ..errors import CanastaError
 from .args import UsageError, rules_from_args
@@ -36,8 +37,23 @@ Rules: --preset (classic, two-player, three-player, five-player, six-player, ...
 tells more about each command."""
 
 
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's help, wrapped without breaking a name at its hyphens (``two-player-draw-one``)."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
+
+
+class DescriptionFormatter(argparse.RawDescriptionHelpFormatter, HelpFormatter):
+    """The top level's help: the description and epilog as written, the arguments wrapped."""
+
+
 class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line: what is wrong, and where the help is."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
@@ -59,7 +75,7 @@ def version() -> str:
 def build_parser() -> argparse.ArgumentParser:
     """The ``canasta`` parser with every subcommand."""
     parser = Parser(prog="canasta", description=DESCRIPTION, epilog=EPILOG,
-                    formatter_class=argparse.RawDescriptionHelpFormatter)
+                    formatter_class=DescriptionFormatter)
     parser.add_argument("--version", action="version", version=f"canasta {version()}",
                         help="print the version of canasta and exit")
     sub = parser.add_subparsers(dest="command", title="commands", metavar="COMMAND")

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..rules import PRESETS
-from .args import SET_HELP, UsageError, load_json, rules_args, rules_from_args
+from .args import PRESET_HELP, SET_HELP, UsageError, load_json, rules_args, rules_from_args
 
 # -- commands ------------------------------------------------------------------------------
 
@@ -183,7 +183,7 @@ def register(sub: Any) -> None:
                     "per side with the same cards, the bots swapping sides, so the luck of the cards cancels.")
     p.add_argument("a", help="bot A: random, basic, expert, search[:BUDGET] or policy:FILE")
     p.add_argument("b", help="bot B, named the same way")
-    p.add_argument("--preset", default="classic", help="the game to play (default classic)")
+    p.add_argument("--preset", default="classic", metavar="PRESET", help=PRESET_HELP)
     p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE", help=SET_HELP)
     count = p.add_mutually_exclusive_group()
     count.add_argument("--deals", type=int, metavar="N", help="deals, each played once per replay (default 100)")

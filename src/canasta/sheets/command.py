@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from ..cli.args import SET_HELP
+from ..cli.args import PRESET_HELP, SET_HELP
 from ..rules import PRESETS
 from .content import PAPERS
 
@@ -18,7 +18,7 @@ def register(sub: Any) -> None:
         description="Write rules.pdf (the whole game on one page) and scoresheet.pdf (a column group per side "
                     "and a row per hand) for a table playing with real cards, both drawn from the engine's "
                     "own rules (needs the sheets extra: pip install 'canasta[sheets]').")
-    p.add_argument("--preset", default="classic", choices=sorted(PRESETS), help="the game (default classic)")
+    p.add_argument("--preset", default="classic", choices=sorted(PRESETS), metavar="PRESET", help=PRESET_HELP)
     p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE", help=SET_HELP)
     p.add_argument("--paper", default="letter", choices=sorted(PAPERS), help="paper size (default letter)")
     p.add_argument("--sides", type=int, choices=(2, 3), help="columns of the score sheet (default: the game's)")
