@@ -116,7 +116,8 @@ def test_three_player_arena(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["replays"] == 3 and data["hands"] == 6
 
 
-def test_text_report_and_progress_bar(capsys: pytest.CaptureFixture[str]) -> None:
+def test_text_report_and_progress_bar(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)  # the bar is drawn on a terminal only
     code, out, err = arena(["random", "basic", "--deals", "3", "--seed", "2"], capsys)
     assert code == 0
     assert "random (A) vs basic (B), classic, seed 2: 3 deals" in out

@@ -370,3 +370,23 @@ def test_docs_page_starts_with_the_generated_rules_then_sources(name: str) -> No
     assert rest.startswith("\n## Sources\n")
     for key in ("000", "RULES.md"):
         assert key in rest
+
+
+# -- red threes with other numbers of decks ----------------------------------------------------------
+
+
+def test_one_deck_says_both_red_threes_and_what_they_are_worth() -> None:
+    text = flat(rules_text(Rules.from_preset("classic", decks=1)))
+    assert ("worth 100 each, except that both together, the only two of the one deck, are worth 400" in text)
+    assert "all two" not in text
+    assert "the two red threes (3H, 3D)" in text
+    assert Rules.from_preset("classic", decks=1).red_three_points(2) == 400
+
+
+@pytest.mark.parametrize("name", ["six-player", "six-player-two-teams"])
+def test_three_deck_presets_list_the_red_three_change_among_their_differences(name: str) -> None:
+    differences = section(page(name), "Differences from classic")
+    assert (f"red threes (six with three decks): 100 each; five 1,000; all six 1,200 instead of 100 each; all "
+            f"four 800, set by the preset {name}") in differences
+    assert "red threes" not in section(page("three-player"), "Differences from classic")
+    assert "set with --set (`decks`)" in flat(rules_text(Rules.from_preset("classic", decks=1)))

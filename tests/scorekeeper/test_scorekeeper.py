@@ -378,3 +378,34 @@ def test_score_command_starts_and_resumes_a_file(tmp_path: Path, monkeypatch: py
     assert args.func(args) == 0
     assert ScoreGame.load(path).totals() == (100, 200, -300)
     assert "Kept in" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("where", "words"), [
+    ("missing/x.json", "does not exist"),
+    ("folder", "cannot read"),
+    ("bad.json", "not valid JSON"),
+    ("other.json", "not a scorekeeper game"),
+])
+def test_score_command_bad_file_is_one_line_exit_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str], where: str,
+                                                   words: str) -> None:
+    from canasta.cli import main
+
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "bad.json").write_text("{")
+    (tmp_path / "other.json").write_text("{}")
+    monkeypatch.setattr("builtins.input", lambda prompt="": "q")
+    code = main(["score", "--file", str(tmp_path / where)])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("canasta: ") and words in err, err
+    assert not (tmp_path / "missing").exists()
+
+
+def test_save_into_a_missing_folder_is_a_score_error(tmp_path: Path) -> None:
+    with pytest.raises(ScoreError, match=r"the folder .* does not exist"):
+        ScoreGame.new(CLASSIC).save(tmp_path / "no" / "g.json")
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    with pytest.raises(ScoreError, match=r"cannot write .* is not a folder"):
+        ScoreGame.new(CLASSIC).save(blocker / "g.json")

@@ -227,3 +227,99 @@ def test_write_sheets(tmp_path: Path) -> None:
     assert [p.name for p in paths] == ["rules.pdf", "scoresheet.pdf"]
     _, _, text = read(paths[1].read_bytes())
     assert "Player 3" in text and "game to 7,500" in text
+
+
+# -- fonts, type sizes, options in words, the command in the footer ------------------------------------
+
+
+def fonts_and_sizes(data: bytes) -> tuple[list[tuple[str, bool]], list[float]]:
+    """Each font of the page (name, embedded) and every type size its text is set in."""
+    from pypdf.generic import ContentStream
+
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    page = reader.pages[0]
+    fonts = []
+    for font in page["/Resources"]["/Font"].values():
+        font = font.get_object()
+        descriptor = (font["/DescendantFonts"][0].get_object() if "/DescendantFonts" in font else font) \
+            .get("/FontDescriptor")
+        embedded = descriptor is not None and any(k in descriptor.get_object() for k in
+                                                  ("/FontFile", "/FontFile2", "/FontFile3"))
+        fonts.append((str(font["/BaseFont"]), embedded))
+    operations = ContentStream(page.get_contents(), reader).operations
+    assert not any(op in (b"Tm", b"Tz", b"cm") for _, op in operations), "text is scaled: measure it another way"
+    return fonts, [float(operands[1]) for operands, op in operations if op == b"Tf"]
+
+
+SHEETS = [("rules", preset, paper, None) for preset in sorted(PRESETS) for paper in PAPERS] + \
+         [("score", preset, paper, sides) for preset in sorted(PRESETS) for paper in PAPERS for sides in (2, 3)]
+
+
+@pytest.mark.parametrize(("kind", "preset", "paper", "sides"), SHEETS)
+def test_fonts_are_embedded_and_no_type_is_under_6_pt(kind: str, preset: str, paper: str, sides: int | None) -> None:
+    rules = Rules.from_preset(preset)
+    data = rule_sheet(rules, paper) if kind == "rules" else score_sheet(rules, paper, sides)
+    fonts, sizes = fonts_and_sizes(data)
+    assert fonts and all(embedded for _, embedded in fonts), fonts
+    assert all("DejaVuSansCanasta" in name for name, _ in fonts), fonts  # no Helvetica left to substitute
+    assert min(sizes) >= 6.0, sorted(set(sizes))
+
+
+def test_a_crowded_rule_sheet_keeps_its_small_print_at_6_pt_or_more() -> None:
+    rules = Rules.from_preset("five-player", target=7500, draw=2, wild_card_melds=True,
+                              unfinished_wild_meld_penalty=1000, black_three_upcard="cover", red_threes_at_deal=True,
+                              no_pile_for_finished_canasta=True, two_naturals_to_take=True, black_three_freezes=True)
+    _, sizes = fonts_and_sizes(rule_sheet(rules, "a4", 3))
+    assert min(sizes) >= 6.0
+
+
+def test_the_fonts_ship_with_the_package_and_their_licence() -> None:
+    from canasta.sheets.layout import FONT_DIR, FONT_FILES
+
+    sizes = [(FONT_DIR / name).stat().st_size for name in FONT_FILES.values()]
+    assert all(10_000 < size < 200_000 for size in sizes), sizes  # a Latin subset, not the whole 700 KB fonts
+    licence = (FONT_DIR / "LICENSE").read_text()
+    assert "Bitstream Vera" in licence and "DejaVu changes are in public domain" in licence
+    pyproject = (Path(__file__).resolve().parents[2] / "pyproject.toml").read_text()
+    assert '"sheets/fonts/*"' in pyproject
+
+
+def test_options_in_force_are_words_a_table_reads() -> None:
+    _, _, text = read(rule_sheet(Rules.from_preset("classic")))
+    options = text[text.index("Options in force"):]
+    for phrase in ("A black three upcard: stays on the pile", "Ask partner before going out: yes",
+                   "Pile always frozen: no", "Points to win the match: 5,000", "200 for going out concealed: yes"):
+        assert phrase in options, phrase
+    assert "_" not in text  # no program identifiers such as no_pile_for_finished_canasta
+    assert "Canasta of wild cards" not in options  # changes nothing without wild_card_melds
+    _, _, text = read(rule_sheet(Rules.from_preset("classic", black_three_upcard="cover", wild_card_melds=True)))
+    options = text[text.index("Options in force"):]
+    assert "A black three upcard: is covered" in options and "Melds of wild cards only: yes" in options
+    assert "Canasta of wild cards: 2,000" in options and "Bold: changed from the preset." in options
+
+
+def test_footers_name_every_setting_used(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    args = sheets_args("--preset", "classic", "--set", "target=7500", "--set", "wild_card_melds=true",
+                       "--sides", "3", "--paper", "a4", "--out", str(tmp_path))
+    assert args.func(args) == 0
+    command = "canasta sheets --preset classic --set target=7500 --set wild_card_melds=true --sides 3 --paper a4"
+    for name in ("rules.pdf", "scoresheet.pdf"):
+        _, _, text = read((tmp_path / name).read_bytes())
+        assert command in text, name
+    _, _, text = read(score_sheet(Rules.from_preset("six-player")))
+    assert "Printed by canasta sheets --preset six-player," in text  # the defaults are not repeated
+
+
+def test_one_deck_names_its_two_red_threes() -> None:
+    rules = Rules.from_preset("classic", decks=1)
+    _, _, text = read(rule_sheet(rules))
+    assert "100 each; both 400" in text and "1 deck and 2 jokers, 54 cards" in text
+    assert "all 2" not in text and "1 decks" not in text
+    _, _, text = read(score_sheet(rules))
+    assert "100 each; both 400" in text
+
+
+def test_score_sheet_explains_its_columns_above_the_grid() -> None:
+    _, _, text = read(score_sheet(Rules.from_preset("six-player")))
+    assert "Bonuses: canastas, red threes, going out · Cards: melded minus left in hand" in text
+    assert "Min: the first-meld minimum that total sets for the next hand." in text

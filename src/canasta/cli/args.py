@@ -14,6 +14,11 @@ from ..errors import CanastaError
 from ..jsonfile import read_json
 from ..rules import OPTION_NAMES, PRESETS, Rules, rules_from_settings
 
+SET_HELP = "change one rules option (repeatable); canasta rules --options lists them"
+"""The help of every ``--set OPTION=VALUE``."""
+PRESET_HELP = f"the game (default classic): {', '.join(PRESETS)}"
+"""The help of every ``--preset``."""
+
 
 class UsageError(CanastaError):
     """A command line that cannot run; printed as one line."""
@@ -34,6 +39,6 @@ def rules_from_args(preset: str, settings: Sequence[str], target: int | None = N
 
 def rules_args(parser: argparse.ArgumentParser) -> None:
     """Add ``--preset`` and ``--set OPTION=VALUE`` to a subcommand."""
-    parser.add_argument("--preset", default="classic", choices=sorted(PRESETS), help="the game to play")
-    parser.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
-                        help="change one rules option (repeatable)")
+    parser.add_argument("--preset", default="classic", choices=sorted(PRESETS), metavar="PRESET",
+                        help=PRESET_HELP)
+    parser.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE", help=SET_HELP)

@@ -5,9 +5,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any, NoReturn
+from collections.abc import Callable
+from typing import Any
 
-from .args import UsageError, load_json, rules_args, rules_from_args
+from ..rules import PRESETS
+from .args import PRESET_HELP, SET_HELP, UsageError, load_json, rules_args, rules_from_args
 
 # -- commands ------------------------------------------------------------------------------
 
@@ -34,8 +36,6 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from ..testing.bench import copy_cost, random_hands
 
     rules = rules_from_args(args.preset, args.set)
-    if args.hands <= 0:
-        raise UsageError("--hands must be positive")
     result = random_hands(args.hands, args.seed, rules)
     if args.copies:
         result["copy_us"] = copy_cost(args.copies, args.seed)["copy_us"]
@@ -56,14 +56,20 @@ def cmd_soak(args: argparse.Namespace) -> int:
     from ..testing.soak import soak
 
     rules = rules_from_args(args.preset, args.set)
-    report = soak(args.decisions, args.seed, rules, progress=not args.quiet)
+    report = soak(args.decisions, args.seed, rules, progress=not args.quiet and sys.stderr.isatty())
     print(json.dumps(report))
     return 0 if report["failures"] == 0 else 1
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
+    from ..text.options import options_help
     from ..text.rulebook import rules_text
 
+    if args.options:
+        if args.set:
+            raise UsageError("--options lists the options: drop --set")
+        print(options_help(), end="")
+        return 0
     print(rules_text(rules_from_args(args.preset, args.set)), end="")
     return 0
 
@@ -75,7 +81,8 @@ def cmd_arena(args: argparse.Namespace) -> int:
     unit = "matches" if args.matches is not None else "deals"
     report = run_arena(args.a, args.b, rules, args.seed, deals=args.deals, matches=args.matches,
                        workers=args.workers, backend=args.backend, address=args.address,
-                       progress=None if args.quiet else lambda done, total: progress_bar(done, total, unit))
+                       progress=None if args.quiet or not sys.stderr.isatty()
+                       else lambda done, total: progress_bar(done, total, unit))
     if args.json:
         print(json.dumps(report))
         return 0
@@ -101,57 +108,91 @@ def cmd_arena(args: argparse.Namespace) -> int:
     return 0
 
 
-def _arena_parser_error(message: str) -> NoReturn:
-    print(f"canasta arena: {message}", file=sys.stderr)
-    sys.exit(2)
+def at_least(low: int) -> Callable[[str], int]:
+    """An argparse type: a whole number, ``low`` or more (``--hands 0`` is refused in one line)."""
+
+    def whole(text: str) -> int:
+        try:
+            value = int(text.replace(",", "").replace("_", ""))
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be {low} or more, not {value}")
+        return value
+
+    return whole
 
 
 def register(sub: Any) -> None:
     """Add the engine's subcommands to the ``canasta`` parser."""
-    p = sub.add_parser("scenario", help="run a scenario file and print the runner's JSON")
-    p.add_argument("file")
+    p = sub.add_parser(
+        "scenario", help="run a scenario file and print the runner's JSON",
+        description="Play the moves of a scenario file (a position or a deal, and move lines) and print one "
+                    "JSON object: the moves applied, the first illegal one and why, the position reached and "
+                    "the score when the hand ends (NOTATION.md, \"The runner\").")
+    p.add_argument("file", metavar="FILE.json", help="the scenario: {\"position\" or \"deal\", \"moves\"}")
     p.add_argument("--pretty", action="store_true", help="indent the JSON")
     p.set_defaults(func=cmd_scenario)
 
-    p = sub.add_parser("legal", help="list the canonical legal moves of a position file")
-    p.add_argument("file")
+    p = sub.add_parser(
+        "legal", help="list the canonical legal moves of a position file",
+        description="Print the legal moves of the player to act in a position file, one move a line, in the "
+                    "notation of NOTATION.md (moves that differ only in suits appear once).")
+    p.add_argument("file", metavar="POSITION.json", help="a position, one JSON object")
     p.set_defaults(func=cmd_legal)
 
-    p = sub.add_parser("bench", help="random playouts: decisions per second")
+    p = sub.add_parser(
+        "bench", help="random playouts: decisions per second",
+        description="Play whole hands with every player choosing at random among the legal moves, and print "
+                    "how many decisions and hands the engine plays per second.")
     rules_args(p)
-    p.add_argument("--hands", type=int, default=1000)
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--copies", type=int, default=0, help="also time this many GameState.copy() calls")
+    p.add_argument("--hands", type=at_least(1), default=1000, metavar="N", help="hands to play (default 1000)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the shuffles and the random choices (default 1)")
+    p.add_argument("--copies", type=at_least(0), default=0, metavar="N",
+                   help="also time this many GameState.copy() calls")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_bench)
 
-    p = sub.add_parser("soak", help="random playouts checking every invariant at every step")
+    p = sub.add_parser(
+        "soak", help="random playouts checking every invariant at every step",
+        description="Play random moves for a long time and check every invariant at every step: cards "
+                    "conserved, legal moves accepted and others refused, text round trips, views that leak "
+                    "nothing. Prints one JSON report; exit status 1 when a check failed.")
     rules_args(p)
-    p.add_argument("--decisions", type=int, default=1_000_000)
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--quiet", action="store_true")
+    p.add_argument("--decisions", type=at_least(1), default=1_000_000, metavar="N",
+                   help="decisions to play (default 1000000)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the shuffles and the random choices (default 1)")
+    p.add_argument("--quiet", action="store_true", help="no progress on standard error (there is none "
+                                                          "unless standard error is a terminal)")
     p.set_defaults(func=cmd_soak)
 
-    p = sub.add_parser("rules", help="print the complete rules of a game in plain English")
-    p.add_argument("preset", nargs="?", default="classic", help="the preset (default classic)")
-    p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
-                   help="change one rules option (repeatable)")
+    p = sub.add_parser(
+        "rules", help="print the complete rules of a game in plain English",
+        description="Print the complete rules of one game, written out from the engine's own rules, so the "
+                    "page can never disagree with the game; --options lists every option of --set.")
+    p.add_argument("preset", nargs="?", default="classic",
+                   help=f"the preset (default classic): {', '.join(PRESETS)}")
+    p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE", help=SET_HELP)
+    p.add_argument("--options", action="store_true",
+                   help="list every option of --set: its meaning, its values and its default")
     p.set_defaults(func=cmd_rules)
 
-    p = sub.add_parser("arena", help="duplicate games between two bots: points, hands and matches won")
-    p.error = _arena_parser_error  # one-line errors, exit 2
-    p.add_argument("a", help="bot A")
-    p.add_argument("b", help="bot B")
-    p.add_argument("--preset", default="classic", help="the game to play")
-    p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
-                   help="change one rules option (repeatable)")
+    p = sub.add_parser(
+        "arena", help="duplicate games between two bots: points, hands and matches won",
+        description="Measure computer player A against B in the duplicate format: every deal is played once "
+                    "per side with the same cards, the bots swapping sides, so the luck of the cards cancels.")
+    p.add_argument("a", help="bot A: random, basic, expert, search[:BUDGET] or policy:FILE")
+    p.add_argument("b", help="bot B, named the same way")
+    p.add_argument("--preset", default="classic", metavar="PRESET", help=PRESET_HELP)
+    p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE", help=SET_HELP)
     count = p.add_mutually_exclusive_group()
-    count.add_argument("--deals", type=int, help="deals, each played once per replay (default 100)")
-    count.add_argument("--matches", type=int, help="duplicate matches played to the target")
+    count.add_argument("--deals", type=int, metavar="N", help="deals, each played once per replay (default 100)")
+    count.add_argument("--matches", type=int, metavar="N", help="duplicate matches played to the target")
     p.add_argument("--seed", type=int, required=True, help="seed of every deck and bot")
-    p.add_argument("--workers", type=int, default=1, help="processes (or a hint for Ray)")
+    p.add_argument("--workers", type=int, default=1, metavar="K", help="processes (or a hint for Ray)")
     p.add_argument("--backend", default="local", help="local (processes) or ray")
     p.add_argument("--address", help="the Ray cluster to join (default: a local Ray instance)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--quiet", action="store_true", help="no progress bar (there is none unless standard error "
+                                                          "is a terminal)")
     p.set_defaults(func=cmd_arena)

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ..cli.args import PRESET_HELP, SET_HELP
 from ..rules import PRESETS
 from .model import ITEM_LABELS, SIDES, Entry, Itemised, ScoreError, ScoreGame, entry_score, entry_total
 
@@ -48,12 +49,16 @@ class _Quit(Exception):
 def register(sub: Any) -> None:
     """Add the ``score`` subcommand to ``canasta``'s subparsers."""
     p: argparse.ArgumentParser = sub.add_parser(
-        "score", help="keep the score of a game played with real cards (kept in a file)")
+        "score", help="keep the score of a game played with real cards (kept in a file)",
+        description="Keep the score of a game played with real cards: enter each hand as totals or item by "
+                    "item, and the scorekeeper adds it up with the engine's scoring, shows each side's "
+                    "first-meld minimum and names the winner. The game is saved in --file after every change "
+                    "and goes on from there next time.")
     p.add_argument("--file", default=DEFAULT_FILE, help=f"where the game is kept (default {DEFAULT_FILE})")
     p.add_argument("--sides", type=int, choices=SIDES, help="2 or 3 sides (default: the preset's)")
     p.add_argument("--target", type=int, help="points that win the match (default: the preset's)")
-    p.add_argument("--preset", choices=sorted(PRESETS), help="the rules (default classic)")
-    p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE", help="change one rules option")
+    p.add_argument("--preset", choices=sorted(PRESETS), metavar="PRESET", help=PRESET_HELP)
+    p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE", help=SET_HELP)
     p.add_argument("--names", help='the sides\' names, comma-separated ("Us,Them")')
     p.set_defaults(func=cmd_score)
 

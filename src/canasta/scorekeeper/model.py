@@ -375,16 +375,27 @@ class ScoreGame:
         return game
 
     def save(self, path: str | os.PathLike[str]) -> None:
-        """Write the game to ``path`` atomically (a whole file or the old one, never half)."""
+        """Write the game to ``path`` atomically (a whole file or the old one, never half).
+
+        A folder that is missing or cannot be written is a :class:`ScoreError` line.
+        """
         target = Path(path)
         text = json.dumps(self.to_json(), indent=1) + "\n"
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+        if not target.parent.is_dir():
+            why = "is not a folder" if target.parent.exists() else "does not exist"
+            raise ScoreError(f"cannot write {target}: the folder {target.parent} {why}")
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+        except OSError as exc:
+            raise ScoreError(f"cannot write {target}: {exc.strerror or exc}") from None
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as f:
                 f.write(text)
             os.replace(tmp, target)
-        except BaseException:
+        except BaseException as exc:
             Path(tmp).unlink(missing_ok=True)
+            if isinstance(exc, OSError):
+                raise ScoreError(f"cannot write {target}: {exc.strerror or exc}") from None
             raise
 
     @classmethod

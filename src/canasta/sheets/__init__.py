@@ -31,12 +31,12 @@ def _need_fpdf() -> None:
                                 "pip install 'canasta[sheets]'") from None
 
 
-def rule_sheet(rules: Rules, paper: str = "letter") -> bytes:
-    """The one-page rule sheet as PDF bytes (``letter`` or ``a4``)."""
+def rule_sheet(rules: Rules, paper: str = "letter", sides: int | None = None) -> bytes:
+    """The one-page rule sheet as PDF bytes (``letter`` or ``a4``); ``sides`` only joins the command it names."""
     _need_fpdf()
     from .rulesheet import rule_sheet as draw
 
-    return draw(rules, paper)
+    return draw(rules, paper, sides)
 
 
 def score_sheet(rules: Rules, paper: str = "letter", sides: int | None = None) -> bytes:
@@ -52,7 +52,7 @@ def write_sheets(rules: Rules, out: str | Path, paper: str = "letter", sides: in
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    for name, data in ((RULES_PDF, rule_sheet(rules, paper)), (SCORE_PDF, score_sheet(rules, paper, sides))):
+    for name, data in ((RULES_PDF, rule_sheet(rules, paper, sides)), (SCORE_PDF, score_sheet(rules, paper, sides))):
         path = folder / name
         path.write_bytes(data)
         written.append(path)

@@ -20,9 +20,19 @@ from dataclasses import dataclass
 
 from ..cards import BLACK_THREE, JOKER_KIND, KIND_VALUE, NATURAL_RANKS, TWO
 from ..errors import RulesError
-from ..rules import OPTION_NAMES, Rules
+from ..rules import Rules
 from ..scoring import GOING_OUT, GOING_OUT_CONCEALED, MIXED_CANASTA, NATURAL_CANASTA, SideScore
-from ..text.rulebook import CANASTA_SIZE, MAX_WILD, command, has_partners, minimum_rows, options_changed, side_seats
+from ..text.options import in_force
+from ..text.rulebook import (
+    CANASTA_SIZE,
+    MAX_WILD,
+    command,
+    has_partners,
+    minimum_rows,
+    options_changed,
+    red_three_brief,
+    side_seats,
+)
 
 PAPERS: dict[str, tuple[float, float]] = {"letter": (612.0, 792.0), "a4": (595.28, 841.89)}
 """Paper sizes in points (1/72 inch), portrait."""
@@ -130,12 +140,13 @@ def asking(rules: Rules) -> str:
 
 
 def red_three_short(rules: Rules) -> str:
-    """``100 each; all four 800`` from ``Rules.red_three_points``."""
-    each = rules.red_three_points(1)
-    words = {4: "four", 5: "five", 6: "six"}
-    special = [f"{'all ' if n == rules.red_three_count else ''}{words.get(n, str(n))} {rules.red_three_points(n):,}"
-               for n in range(2, rules.red_three_count + 1) if rules.red_three_points(n) != each * n]
-    return "; ".join([f"{each:,} each", *special])
+    """``100 each; all four 800`` (``both 400`` with one deck), from ``Rules.red_three_points``."""
+    return red_three_brief(rules)
+
+
+def decks_text(rules: Rules) -> str:
+    """``2 decks and 4 jokers``, ``1 deck and 2 jokers``."""
+    return f"{plural(rules.decks, 'deck')} and {plural(2 * rules.decks, 'joker')}"
 
 
 def card_value_table() -> Table:
@@ -198,27 +209,26 @@ def example_text(rules: Rules) -> str:
 
 
 def options_text(rules: Rules) -> str:
-    """Every option and its value; those set on top of the preset in bold."""
-    changed = options_changed(rules)
-
-    def value(v: object) -> str:
-        return str(v).lower() if isinstance(v, bool) else f"{v:,}" if isinstance(v, int) else str(v)
-
-    parts = [f"**{n} {value(getattr(rules, n))}**" if n in changed else f"{n} {value(getattr(rules, n))}"
-             for n in OPTION_NAMES]
-    return f"**{rules.preset}:** " + " · ".join(parts) + "."
+    """Every option in words a table reads (``Ask partner before going out: yes``); those set on top of
+    the preset in bold (``text.options`` holds the words)."""
+    parts = [f"**{option.label}: {words}**" if changed else f"{option.label}: {words}"
+             for option, words, changed in in_force(rules)]
+    changed = " Bold: changed from the preset." if options_changed(rules) else ""
+    return f"**{rules.preset}:** " + " · ".join(parts) + "." + changed
 
 
-def sheet_command(rules: Rules) -> str:
-    """The command line that prints this sheet."""
-    return command(rules).replace("canasta rules ", "canasta sheets --preset ", 1)
+def sheet_command(rules: Rules, paper: str = "letter", sides: int | None = None) -> str:
+    """The command line that prints these sheets: the preset, every ``--set``, and ``--sides`` and
+    ``--paper`` where they are not the defaults."""
+    extra = (f" --sides {sides}" if sides is not None and sides != rules.sides else "") \
+        + (f" --paper {paper}" if paper != "letter" else "")
+    return command(rules).replace("canasta rules ", "canasta sheets --preset ", 1) + extra
 
 
 # -- sections ---------------------------------------------------------------------------------
 
 
 def _setup(rules: Rules, covered: Sequence[Rules]) -> Section:
-    d = rules.decks
     covered_by = "a wild card, a red three or a black three" if rules.black_three_upcard == "cover" \
         else "a wild card or a red three"
     black = ("A black three upcard is covered the same way." if rules.black_three_upcard == "cover"
@@ -226,7 +236,7 @@ def _setup(rules: Rules, covered: Sequence[Rules]) -> Section:
     draw = _agreed(covered, lambda r: plural(r.draw, "card"))
     return Section("Players, deal and turn", (
         game_table(rules),
-        Para(f"{d} decks and {2 * d} jokers, {rules.deck_size} cards. **Jokers and 2s are wild;** natural cards "
+        Para(f"{decks_text(rules)}, {rules.deck_size} cards. **Jokers and 2s are wild;** natural cards "
              "are 4 up to A; threes are neither. Deal one at a time, clockwise from the dealer's left; the deal "
              "passes left. The next card, face up, starts the discard pile; the rest is the stock. While the "
              f"upcard is {covered_by}, turn the next card onto it: the pile is frozen. {black}"),
@@ -373,17 +383,19 @@ def _scoring(rules: Rules, covered: Sequence[Rules]) -> Section:
     return Section("Scoring", tuple(blocks))
 
 
-def _options(rules: Rules) -> Section:
+def _options(rules: Rules, paper: str, sides: int | None) -> Section:
     return Section("Options in force", (Para(options_text(rules), small=True),
-                                        Para(f"Printed by: {sheet_command(rules)}", small=True, plain=True)))
+                                        Para(f"Printed by: {sheet_command(rules, paper, sides)}", small=True,
+                                             plain=True)))
 
 
-def rule_sheet_sections(rules: Rules) -> list[Section]:
-    """The sections of the rule sheet, in reading order."""
+def rule_sheet_sections(rules: Rules, paper: str = "letter", sides: int | None = None) -> list[Section]:
+    """The sections of the rule sheet, in reading order (``paper`` and ``sides`` name the command)."""
     covered = games(rules)
     return [
         _setup(rules, covered), _cards(rules), _melds(rules, covered), _canastas(rules), _first_meld(rules),
-        _pile(rules), _threes(rules), _going_out(rules, covered), _scoring(rules, covered), _options(rules),
+        _pile(rules), _threes(rules), _going_out(rules, covered), _scoring(rules, covered),
+        _options(rules, paper, sides),
     ]
 
 
@@ -392,5 +404,5 @@ def rule_sheet_title(rules: Rules) -> tuple[str, str]:
     covered = games(rules)
     players = " or ".join(str(r.players) for r in covered)
     return ("Canasta: the rules at a glance",
-            f"{rules.preset} · {players} players · {rules.decks} decks and {2 * rules.decks} jokers, "
+            f"{rules.preset} · {players} players · {decks_text(rules)}, "
             f"{rules.deck_size} cards · game to {rules.target:,}")

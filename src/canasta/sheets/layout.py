@@ -1,9 +1,10 @@
 """Drawing the sheets' blocks with fpdf2: paragraphs, bullets, tables and headings in columns.
 
 :func:`fit_columns` finds the largest type size at which every section fits the page's
-columns, so a sheet with more options in force still prints on one page.  Only the
-standard PDF fonts (Helvetica) are used, with the Windows-1252 encoding, so nothing
-depends on fonts installed on the machine.
+columns, so a sheet with more options in force still prints on one page.  The text is
+set in DejaVu Sans, shipped in ``fonts/`` (a Latin subset, see its LICENSE) and embedded
+in every PDF, so a sheet prints and shows the same everywhere: no viewer substitutes
+another font with other letter widths.
 """
 
 from __future__ import annotations
@@ -12,12 +13,16 @@ import datetime as dt
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from fpdf import FPDF
 
 from .content import PAPERS, Block, Bullets, Para, Section, Table
 
-FONT = "helvetica"
+FONT = "dejavu-canasta"
+FONT_FILES = {"": "DejaVuSansCanasta.ttf", "B": "DejaVuSansCanasta-Bold.ttf"}
+"""The embedded fonts by fpdf2 style, in ``fonts/`` next to this module."""
+FONT_DIR = Path(__file__).resolve().with_name("fonts")
 GREEN = (24, 92, 52)
 PALE = (226, 240, 230)
 MARK = (255, 244, 204)
@@ -28,8 +33,8 @@ WHITE = (255, 255, 255)
 FIXED_DATE = dt.datetime(2024, 1, 1, tzinfo=dt.UTC)
 """Every PDF carries this date, so the same rules always give the same bytes."""
 _NUMBER = re.compile(r"^[-+]?[\d,]+$")
-ASCENT = 0.76
-"""Helvetica's cap height and a little more, in em: where the baseline sits under a line's top."""
+ASCENT = 0.78
+"""DejaVu Sans's cap height (0.73 em) and a little more, in em: where the baseline sits under a line's top."""
 
 
 def new_pdf(paper: str, title: str) -> FPDF:
@@ -37,7 +42,8 @@ def new_pdf(paper: str, title: str) -> FPDF:
     if paper not in PAPERS:
         raise ValueError(f"paper must be {' or '.join(PAPERS)}, not {paper!r}")
     pdf = FPDF(unit="pt", format=PAPERS[paper])
-    pdf.core_fonts_encoding = "windows-1252"
+    for style, name in FONT_FILES.items():
+        pdf.add_font(FONT, style, FONT_DIR / name)
     pdf.set_auto_page_break(False)
     pdf.set_margins(0, 0, 0)
     pdf.c_margin = 0
@@ -62,7 +68,7 @@ _WIDTHS: dict[tuple[str, bool], float] = {}
 
 
 def text_width(pdf: FPDF, text: str, bold: bool) -> float:
-    """The width of ``text`` at a type size of 1 pt (Helvetica, regular or bold), cached."""
+    """The width of ``text`` at a type size of 1 pt (regular or bold), cached."""
     key = (text, bold)
     if key not in _WIDTHS:
         pdf.set_font(FONT, "B" if bold else "", 100)

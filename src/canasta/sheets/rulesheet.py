@@ -12,9 +12,11 @@ GUTTER = 12.0
 TITLE_SIZE = 17.0
 SUBTITLE_SIZE = 8.5
 FOOTER_SIZE = 6.0
+SMALLEST_SIZE = 7.0
+"""The smallest body type size tried: small print (0.88 of it) stays above 6 pt."""
 
 
-def rule_sheet_fit(rules: Rules, paper: str = "letter") -> tuple[bytes, Fit]:
+def rule_sheet_fit(rules: Rules, paper: str = "letter", sides: int | None = None) -> tuple[bytes, Fit]:
     """The rule sheet's PDF and how it was fitted (type size, fullness)."""
     title, subtitle = rule_sheet_title(rules)
     pdf = new_pdf(paper, f"{title} ({rules.preset})")
@@ -44,11 +46,11 @@ def rule_sheet_fit(rules: Rules, paper: str = "letter") -> tuple[bytes, Fit]:
     column_w = (width - 2 * MARGIN - (COLUMNS - 1) * GUTTER) / COLUMNS
     columns = [Box(MARGIN + i * (column_w + GUTTER), top, column_w, footer_y - 6 - top) for i in range(COLUMNS)]
     pdf.set_text_color(25, 25, 25)
-    fit = fit_columns(pdf, rule_sheet_sections(rules), columns)
+    fit = fit_columns(pdf, rule_sheet_sections(rules, paper, sides), columns, smallest=SMALLEST_SIZE)
     draw_placed(pdf, fit)
     return bytes(pdf.output()), fit
 
 
-def rule_sheet(rules: Rules, paper: str = "letter") -> bytes:
+def rule_sheet(rules: Rules, paper: str = "letter", sides: int | None = None) -> bytes:
     """The one-page rule sheet of ``rules`` as PDF bytes, on ``letter`` or ``a4`` paper."""
-    return rule_sheet_fit(rules, paper)[0]
+    return rule_sheet_fit(rules, paper, sides)[0]

@@ -12,24 +12,57 @@ from fpdf import FPDF
 
 from ..rules import Rules
 from ..text.rulebook import has_partners
-from .content import Block, Para, Section, Table, bonus_rows, card_value_table, example_score, first_meld_table
-from .layout import FONT, GREEN, GREY, INK, MARK, PALE, Renderer, new_pdf
+from .content import (
+    Block,
+    Para,
+    Section,
+    Table,
+    bonus_rows,
+    card_value_table,
+    example_score,
+    first_meld_table,
+    sheet_command,
+)
+from .layout import FONT, GREEN, GREY, INK, MARK, PALE, Renderer, new_pdf, wrap
 
 MARGIN = 28.0
 TITLE_SIZE = 17.0
 ROW_H = 19.0
-HAND_W = 34.0
+HAND_W = 38.0
 REFERENCE_SIZE = 7.4
-HINT_SIZE = 5.2
-SUBCOLUMNS = (("Bonuses", "canastas, red 3s, out", 1.0), ("Cards", "melded - in hand", 1.0),
-              ("Hand", "bonuses + cards", 1.0), ("Total", "running total", 1.15), ("Min", "first meld next", 0.8))
-"""Each side's columns: name, hint, relative width."""
+LEGEND_SIZE = 6.5
+FOOTER_SIZE = 6.0
+"""The smallest type on the sheet."""
+LABEL_SIZE = 7.5
+SUBCOLUMNS = (("Bonuses", "canastas, red threes, going out", 1.0), ("Cards", "melded minus left in hand", 1.0),
+              ("Hand", "bonuses + cards", 1.0), ("Total", "the running total", 1.15),
+              ("Min", "the first-meld minimum that total sets for the next hand", 0.8))
+"""Each side's columns: name, what it holds (the legend above the grid), relative width."""
 
 
-def _fitting_size(pdf: FPDF, text: str, width: float) -> float:
-    """The hint's type size: HINT_SIZE, or smaller so that ``text`` fits ``width``."""
-    pdf.set_font(FONT, "", HINT_SIZE)
-    return min(HINT_SIZE, HINT_SIZE * width / pdf.get_string_width(text))
+def legend() -> str:
+    """What each column holds, in one line above the grid."""
+    return " · ".join(f"**{label}:** {hint}" for label, hint, _ in SUBCOLUMNS) + "."
+
+
+def _label_size(pdf: FPDF, width: float) -> float:
+    """The column names' type size: LABEL_SIZE, or smaller (never under 6 pt) so the widest fits ``width``."""
+    pdf.set_font(FONT, "B", 100)
+    widest = max(pdf.get_string_width(label) / 100 for label, _, _ in SUBCOLUMNS)
+    return max(6.0, min(LABEL_SIZE, width / widest))
+
+
+def footer(pdf: FPDF, text: str, x: float, width: float, bottom: float) -> float:
+    """Draw ``text`` in FOOTER_SIZE lines that end at ``bottom``; returns their top."""
+    lines = wrap(pdf, text, width, FOOTER_SIZE, markdown=False)
+    top = bottom - len(lines) * FOOTER_SIZE * 1.2
+    pdf.set_font(FONT, "", FOOTER_SIZE)
+    pdf.set_text_color(*GREY)
+    for i, line in enumerate(lines):
+        pdf.set_xy(x, top + i * FOOTER_SIZE * 1.2)
+        pdf.cell(width, FOOTER_SIZE * 1.2, "".join(run for run, _ in line.runs))
+    pdf.set_text_color(*INK)
+    return top
 
 
 def side_word(rules: Rules) -> str:
@@ -98,18 +131,20 @@ def score_sheet_rows(rules: Rules, paper: str = "letter", sides: int | None = No
     pdf.set_draw_color(*GREEN)
     pdf.set_line_width(1.2)
     pdf.line(MARGIN, top - 3, width - MARGIN, top - 3)
+    pdf.set_text_color(*GREY)
+    top += 2 + Renderer(pdf, LEGEND_SIZE).draw(Para(legend()), MARGIN, top + 1, inner)
+    pdf.set_text_color(*INK)
 
-    footer_y = height - MARGIN + 4
-    pdf.set_font(FONT, "", 6.0)
-    pdf.set_xy(MARGIN, footer_y)
-    pdf.cell(inner, 7, f"Printed by canasta sheets --preset {rules.preset}: the canasta engine's own rules. "
-                       "canasta score keeps the same sheet at the terminal; /score in the browser game.")
+    footer_y = footer(pdf, f"Printed by {sheet_command(rules, paper, sides)}, from the canasta engine's own "
+                           "rules. canasta score keeps the same sheet at the terminal; /score in the browser game.",
+                      MARGIN, inner, height - MARGIN + 4 + FOOTER_SIZE * 1.2)
     ref_top = _reference(pdf, rules, MARGIN, inner, footer_y - 6)
 
     # -- the grid ------------------------------------------------------------------------
     group_w = (inner - HAND_W) / count
     unit = group_w / sum(w for _, _, w in SUBCOLUMNS)
-    name_h, head_h = 22.0, 20.0
+    label_size = _label_size(pdf, min(w for _, _, w in SUBCOLUMNS[:-1]) * unit - 3)
+    name_h, head_h = 16.0, 14.0
     rows = int((ref_top - 10 - top - name_h - head_h - 2 * ROW_H) // ROW_H)
     y = top + 2
     pdf.set_text_color(*INK)
@@ -117,27 +152,21 @@ def score_sheet_rows(rules: Rules, paper: str = "letter", sides: int | None = No
         gx = MARGIN + HAND_W + side * group_w
         pdf.set_fill_color(*PALE)
         pdf.rect(gx, y, group_w, name_h, style="F")
-        pdf.set_font(FONT, "B", 7)
+        pdf.set_font(FONT, "B", 8)
         pdf.set_text_color(*GREEN)
-        pdf.set_xy(gx + 3, y + 2)
-        pdf.cell(group_w, 8, f"{side_word(rules)} {side + 1}")
+        pdf.set_xy(gx + 4, y)
+        pdf.cell(group_w - 4, name_h, f"{side_word(rules)} {side + 1}")
         pdf.set_text_color(*INK)
         x = gx
-        for label, hint, w in SUBCOLUMNS:
+        for label, _, w in SUBCOLUMNS:
             cw = w * unit
-            pdf.set_font(FONT, "B", 7.5)
-            pdf.set_xy(x, y + name_h + 2)
-            pdf.cell(cw, 8, label, align="C")
-            hint_size = _fitting_size(pdf, hint, cw - 3)
-            pdf.set_font(FONT, "", hint_size)
-            pdf.set_text_color(*GREY)
-            pdf.set_xy(x, y + name_h + 10.5)
-            pdf.cell(cw, 6, hint, align="C")
-            pdf.set_text_color(*INK)
+            pdf.set_font(FONT, "B", label_size)
+            pdf.set_xy(x, y + name_h)
+            pdf.cell(cw, head_h, label, align="C")
             x += cw
-    pdf.set_font(FONT, "B", 7.5)
-    pdf.set_xy(MARGIN, y + name_h + 2)
-    pdf.cell(HAND_W, 8, "Hand", align="C")
+    pdf.set_font(FONT, "B", LABEL_SIZE)
+    pdf.set_xy(MARGIN, y + name_h)
+    pdf.cell(HAND_W, head_h, "Hand", align="C")
 
     body = y + name_h + head_h
     lines = [("Start", True), *((str(n), False) for n in range(1, rows + 1)), ("Winner", False)]

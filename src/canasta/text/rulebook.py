@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from ..cards import BLACK_THREE, JOKER_KIND, KIND_CHARS, KIND_VALUE, NUM_KINDS, RED_THREE, TWO
 from ..rules import OPTION_NAMES, PRESETS, Rules
 from ..scoring import GOING_OUT, GOING_OUT_CONCEALED, MIXED_CANASTA, NATURAL_CANASTA
+from .options import OPTIONS, WILD_MELD_OPTIONS
 
 WIDTH = 79
 CANASTA_SIZE = 7
@@ -29,31 +30,15 @@ MAX_WILD = 3
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
 _WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
-# What each field of Rules means, for "Differences from classic"; a field not listed shows its name.
+# What each field of Rules means, for "Differences from classic"; the options' words are text.options'.
 LABELS = {
     "players": "players",
     "sides": "sides",
     "sit_out": "players of the larger side who sit out each hand",
-    "hand_size": "cards dealt to each player",
-    "decks": "decks",
-    "draw": "cards drawn from the stock each turn",
-    "canastas_to_go_out": "canastas a side needs to go out",
-    "target": "points that win the match",
-    "black_three_upcard": "a black three as the upcard",
-    "red_threes_at_deal": "red threes laid out right after the deal",
-    "black_three_freezes": "a black three in the pile freezes it",
-    "pile_always_frozen": "the pile is always frozen",
-    "two_naturals_to_take": "even an unfrozen pile needs two natural cards from the hand",
-    "no_pile_for_finished_canasta": "no taking the pile just to add to a finished canasta",
-    "wild_card_melds": "melds of wild cards only",
-    "wild_canasta_bonus": "bonus for a canasta of wild cards",
-    "unfinished_wild_meld_penalty": "penalty for an unfinished meld of wild cards",
-    "wilds_at_most_naturals": "a meld holds no more wild cards than natural ones",
-    "concealed_bonus": "200 instead of 100 for going out concealed",
-    "ask_partner": "asking the partner before going out",
+    **{name: option.meaning for name, option in OPTIONS.items()},
     "minimums": "first-meld minimums",
 }
-WILD_MELD_FIELDS = ("wild_canasta_bonus", "unfinished_wild_meld_penalty")
+WILD_MELD_FIELDS = WILD_MELD_OPTIONS
 
 
 # -- words --------------------------------------------------------------------------------
@@ -158,16 +143,29 @@ def minimum_rows(rules: Rules) -> list[tuple[str, int]]:
     return table
 
 
+def _red_three_counts(rules: Rules) -> list[tuple[str, int]]:
+    """The numbers of red threes not worth 100 each, in words, and what they are worth together."""
+    count, each = rules.red_three_count, rules.red_three_points(1)
+    return [("both" if n == count == 2 else f"{'all ' if n == count else ''}{number(n)}", rules.red_three_points(n))
+            for n in range(2, count + 1) if rules.red_three_points(n) != each * n]
+
+
 def red_three_values(rules: Rules) -> str:
-    """What a side's red threes are worth, for the number of decks: ``100 each, except that ...``."""
-    count = rules.red_three_count
-    each = rules.red_three_points(1)
-    special = [
-        f"{'all ' if n == count else ''}{number(n)} are worth {rules.red_three_points(n):,}"
-        for n in range(2, count + 1) if rules.red_three_points(n) != each * n
-    ]
+    """What a side's red threes are worth, for the number of decks: ``100 each, except that ...``.
+
+    >>> red_three_values(Rules.from_preset("classic", decks=1))
+    '100 each, except that both together, the only two of the one deck, are worth 400'
+    """
+    special = [(f"{words} together, the only two of the one deck," if words == "both" else words)
+               + f" {'is' if words == 'one' else 'are'} worth {points:,}" for words, points in _red_three_counts(rules)]
     tail = f", except that {join(special)}" if special else ""
-    return f"{each:,} each{tail}"
+    return f"{rules.red_three_points(1):,} each{tail}"
+
+
+def red_three_brief(rules: Rules) -> str:
+    """The same, as a sheet's table cell: ``100 each; all four 800``, ``100 each; both 400``."""
+    return "; ".join([f"{rules.red_three_points(1):,} each",
+                      *(f"{words} {points:,}" for words, points in _red_three_counts(rules))])
 
 
 def card_value_rows() -> list[str]:
@@ -527,6 +525,10 @@ def _differences(rules: Rules) -> str:
         label = LABELS.get(name, name.replace("_", " "))
         label = "" if label == name.replace("_", " ") else f" ({label})"
         items.append(f"`{name}`{label}: {_value(value)} instead of {_value(was)}, {origin}{note}")
+    if red_three_values(rules) != red_three_values(classic):  # a consequence of the decks, not an option
+        origin = f"set by the preset {rules.preset}" if rules.decks == preset.decks else "set with --set"
+        items.append(f"red threes ({number(rules.red_three_count)} with {counted(rules.decks, 'deck')}): "
+                     f"{red_three_brief(rules)} instead of {red_three_brief(classic)}, {origin} (`decks`)")
     if not items:
         return _section("Differences from classic", _para("None: this is the classic game."))
     return _section("Differences from classic", _bullets(items))

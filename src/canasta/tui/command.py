@@ -23,21 +23,30 @@ NEEDS_TUI = "the terminal table needs the tui extra: pip install 'canasta[tui]'"
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``play`` and ``replay`` to the ``canasta`` command's subparsers."""
-    p = sub.add_parser("play", help="play a match on a full-screen terminal table (or --plain, line by line)")
+    p = sub.add_parser(
+        "play", help="play a match on a full-screen terminal table (or --plain, line by line)",
+        description="Play a match against computer players, or with friends sharing the screen, on a "
+                    "full-screen terminal table (needs the tui extra: pip install 'canasta[tui]'); --plain "
+                    "plays line by line in any terminal. Press S at the table to save the match to a file, "
+                    "and ? for a hint.")
     p.add_argument("--preset", choices=sorted(PRESETS), help="the game to play (default classic)")
     p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
-                   help="change one rules option (repeatable)")
+                   help="change one rules option (repeatable); canasta rules --options lists them")
     p.add_argument("--seats", help='who sits where, e.g. "you,expert,expert,expert"; several "you" share '
                                    "the screen (computer players: random, basic, expert, search, search:200)")
-    p.add_argument("--seed", type=int, help="seed of the shuffles")
+    p.add_argument("--seed", type=int, help="seed of the shuffles (default: a new one each match)")
     p.add_argument("--target", type=int, help="points to win the match")
-    p.add_argument("--resume", metavar="FILE", help="go on with a match saved with S")
+    p.add_argument("--resume", metavar="FILE",
+                   help="go on with a match saved to FILE (key S at the table saves it)")
     p.add_argument("--bot-delay", type=float, default=0.4,
                    help="seconds a computer player waits before each move (default 0.4)")
     p.add_argument("--plain", action="store_true", help="the line-by-line game, for a terminal without a screen")
     p.set_defaults(func=cmd_play)
 
-    p = sub.add_parser("replay", help="step through a saved or recorded match, move by move")
+    p = sub.add_parser(
+        "replay", help="step through a saved or recorded match, move by move",
+        description="Step through a saved match or a game record on the terminal table, move by move and "
+                    "hand by hand (needs the tui extra), every hand face up or as one seat saw it.")
     p.add_argument("file", help="a save file or game record (with its decks)")
     p.add_argument("--seat", type=int, help="show only what this seat saw (default: every hand face up)")
     p.set_defaults(func=cmd_replay)

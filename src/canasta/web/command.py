@@ -35,12 +35,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def register(sub: Any) -> None:
     """Add ``serve`` to the ``canasta`` parser."""
-    p = sub.add_parser("serve", help="serve the browser game (needs the web extra)")
+    p = sub.add_parser(
+        "serve", help="serve the browser game (needs the web extra)",
+        description="Serve the browser game until Ctrl+C: tables against computer players or friends, the "
+                    "scorekeeper at /score and the printable sheets (needs the web extra: "
+                    "pip install 'canasta[web]').")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     p.add_argument("--db", default="canasta.sqlite3",
                    help="a SQLite file (default canasta.sqlite3) or a postgresql:// URL")
-    p.add_argument("--bot-delay", type=float, default=0.7, help="seconds a computer player waits before moving")
+    p.add_argument("--bot-delay", type=float, default=0.7,
+                   help="seconds a computer player waits before moving (default 0.7)")
     p.add_argument("--open", action="store_true", help="open a browser where there is a screen")
     p.add_argument("--quiet", action="store_true", help="no request log")
     p.add_argument("--follow", type=float, default=0.5, metavar="SECONDS",
