@@ -64,12 +64,14 @@ class Server:
 def start_server(workdir: Path, bot_delay: float = 0.02, port: int | None = None) -> Server:
     """Start ``canasta serve`` on ``port`` (default: a free one) with the database in ``workdir``.
 
-    Waits for ``/api/health``; the server's output goes to ``workdir/server.log``.
+    Waits for ``/api/health``; the server's output goes to ``workdir/server.log``.  The tests'
+    own address is trusted: one browser makes many tables in a minute (the rate limits have
+    their own tests in test_security.py).
     """
     port = port or free_port()
     log = workdir / "server.log"
     cmd = [sys.executable, "-m", "canasta.cli", "serve", "--port", str(port), "--db", str(workdir / "web.sqlite3"),
-           "--bot-delay", str(bot_delay), "--quiet"]
+           "--bot-delay", str(bot_delay), "--quiet", "--trusted", "127.0.0.1"]
     with log.open("ab") as out:
         process = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
     server = Server(process, f"http://127.0.0.1:{port}", log)

@@ -97,12 +97,17 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture
 def new_context(browser: Any) -> Iterator[Callable[..., Any]]:
-    """Make fresh browser contexts (closed after the test); a script error on any page fails the test."""
+    """Make fresh browser contexts (closed after the test); a script error on any page fails the test.
+
+    Playwright's ``wait_for_function`` evaluates strings, which the server's strict
+    Content-Security-Policy forbids, so these contexts bypass it;
+    ``test_the_pages_run_under_the_strict_content_security_policy`` checks the pages without.
+    """
     contexts: list[Any] = []
     errors: list[str] = []
 
     def make(**options: Any) -> Any:
-        context = browser.new_context(**options)
+        context = browser.new_context(**({"bypass_csp": True} | options))
         context.set_default_timeout(WAIT_MS)
         context.on("page", lambda page: page.on("pageerror", lambda exc: errors.append(f"{page.url}: {exc}")))
         contexts.append(context)
@@ -307,6 +312,24 @@ def test_quick_play_seats_you_against_three_experts(server: Server, context: Any
     again.wait_for_timeout(500)
     assert "/t/" not in again.url
     assert again.request.get(server.base + "/api/health").json()["tables"] == tables
+
+
+def test_the_pages_run_under_the_strict_content_security_policy(
+        server: Server, new_context: Callable[..., Any]) -> None:
+    """Lobby, quick play and the table, with the CSP enforced: no violation, and the hand is dealt and shown."""
+    context = new_context(bypass_csp=False)
+    page = context.new_page()
+    violations: list[str] = []
+    page.on("console", lambda message: violations.append(message.text)
+            if "Content Security Policy" in message.text else None)
+    page.goto(server.base + "/")
+    page.click("#quick-play")
+    page.wait_for_url(re.compile(r"/t/[\w-]+#[\w-]+$"))
+    page.locator("#hand .card[data-card]").first.wait_for()
+    assert page.locator("#hand .card[data-card]").count() == 11
+    page.goto(server.base + "/score")
+    page.wait_for_load_state("networkidle")
+    assert not violations, violations
 
 
 def test_two_browsers_join_one_table_by_their_links_and_play(

@@ -147,7 +147,7 @@ def test_the_pool_serves_keys_in_turn() -> None:
 
 
 def test_search_players_think_in_the_pool() -> None:
-    source = (ROOT / "src" / "canasta" / "web" / "tables.py").read_text()
+    source = (ROOT / "src" / "canasta" / "web" / "service.py").read_text()
     assert "run_cpu(table.id, bot.choose" in source and "to_thread(bot.choose" not in source
 
 
@@ -371,6 +371,8 @@ def test_cross_site_posts_are_refused(client: TestClient) -> None:
     assert client.post("/play", headers={"sec-fetch-site": "cross-site", **form},
                        follow_redirects=False).status_code == 403
     assert client.post("/api/score", json={}, headers={"origin": "null"}).status_code == 403
+    hidden = {"origin": "null", "sec-fetch-site": "cross-site", **form}
+    assert client.post("/play", headers=hidden, follow_redirects=False).status_code == 403
 
 
 def test_the_pages_own_posts_still_work(client: TestClient) -> None:
@@ -380,6 +382,9 @@ def test_the_pages_own_posts_still_work(client: TestClient) -> None:
     answer = client.post("/play", headers={**same, "content-type": "application/x-www-form-urlencoded"},
                          follow_redirects=False)
     assert answer.status_code == 303 and answer.headers["location"].startswith("/t/")
+    # A browser that hides the origin of a form post (Origin: null) still says it is the same site.
+    hidden = {"origin": "null", "sec-fetch-site": "same-origin", "content-type": "application/x-www-form-urlencoded"}
+    assert client.post("/play", headers=hidden, follow_redirects=False).status_code == 303
 
 
 # -- 14. headers ------------------------------------------------------------------------------------------
@@ -392,7 +397,7 @@ def test_every_answer_has_the_security_headers(client: TestClient, path: str) ->
     assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp and "unsafe-inline" not in csp
     assert headers["x-frame-options"] == "DENY"
     assert headers["x-content-type-options"] == "nosniff"
-    assert headers["referrer-policy"] == "no-referrer"
+    assert headers["referrer-policy"] == "same-origin"
 
 
 @pytest.mark.parametrize("page", sorted(p.name for p in STATIC.glob("*.html")))

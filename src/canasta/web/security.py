@@ -3,7 +3,7 @@
 :class:`SecurityMiddleware` wraps the whole ASGI application (docs/security.md):
 
 * every HTTP answer carries a strict Content-Security-Policy (the pages load their scripts and
-  styles from ``/static`` only), ``X-Frame-Options: DENY``, ``nosniff`` and ``no-referrer``;
+  styles from ``/static`` only), ``X-Frame-Options: DENY``, ``nosniff`` and ``Referrer-Policy: same-origin``;
 * a state-changing request (POST, PUT, PATCH, DELETE) from another origin is refused with 403
   ``cross_origin`` (its ``Origin``, else its ``Sec-Fetch-Site``, says where it comes from), and a
   JSON API (``/api/...``) takes no body labelled other than ``application/json`` (415
@@ -36,7 +36,7 @@ HEADERS: list[tuple[bytes, bytes]] = [
     (b"content-security-policy", CSP.encode()),
     (b"x-frame-options", b"DENY"),
     (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"no-referrer"),
+    (b"referrer-policy", b"same-origin"),
     (b"cross-origin-opener-policy", b"same-origin"),
 ]
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
@@ -52,6 +52,10 @@ def _header(scope: Scope, name: bytes) -> str | None:
 def cross_origin(scope: Scope) -> bool:
     """True when a browser says the request comes from another origin (no header: not a browser)."""
     origin = _header(scope, b"origin")
+    site = _header(scope, b"sec-fetch-site")
+    if origin == "null" and site is not None:
+        # A browser that hides the origin (a privacy setting, a sandbox) still says where the request comes from.
+        return site not in ("same-origin", "none")
     if origin is not None:
         host = _header(scope, b"host")
         if origin == "null" or host is None:
@@ -59,7 +63,6 @@ def cross_origin(scope: Scope) -> bool:
         scheme = "https" if scope.get("scheme") in ("https", "wss") else "http"
         return origin.lower() not in (f"{scheme}://{host}".lower(), f"http://{host}".lower(),
                                       f"https://{host}".lower())
-    site = _header(scope, b"sec-fetch-site")
     return site is not None and site not in ("same-origin", "none")
 
 
