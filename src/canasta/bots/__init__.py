@@ -12,6 +12,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
+from ..errors import UnknownBotError
 from ..moves import Move
 from ..views import View
 from .basic import BasicBot
@@ -45,6 +46,7 @@ def make_bot(name: str, rng: random.Random | None = None, files: bool = False) -
     With ``files=True`` (local tools: the arena, terminal play, the learning environments)
     ``policy:FILE`` is also a bot: a policy saved by :meth:`canasta.rl.policy.MaskedMLP.save`
     playing through :class:`canasta.rl.policybot.PolicyBot`.  A server never passes it.
+    Raises :class:`~canasta.errors.UnknownBotError` for a name no bot answers to (or a bad budget).
     """
     base, colon, rest = name.partition(":")
     rng = rng if rng is not None else random.Random()
@@ -56,12 +58,12 @@ def make_bot(name: str, rng: random.Random | None = None, files: bool = False) -
         try:
             from ..rl.policybot import policy_bot
         except ImportError:
-            raise ValueError("policy:FILE needs numpy: pip install 'canasta[rl]'") from None
+            raise UnknownBotError("policy:FILE needs numpy: pip install 'canasta[rl]'") from None
         return policy_bot(rest, rng, name)
     factory = BOTS.get(name)
     if factory is None:
         policy = "; policy:FILE plays a saved policy" if files else ""
-        raise ValueError(f"unknown computer player {name!r} (known: {', '.join(sorted(BOTS))}; "
+        raise UnknownBotError(f"unknown computer player {name!r} (known: {', '.join(sorted(BOTS))}; "
                          f"search takes a budget, like search:100ms or search:200{policy})")
     return factory(rng)
 

@@ -66,7 +66,7 @@ from ..cards import (
     WILD_MELD,
 )
 from ..goingout import can_go_out
-from ..moves import ASK, DISCARD, DRAW, MELD, YES, Move
+from ..moves import ASK, DISCARD, DRAW, MELD, YES, Move, Phase
 from ..views import View
 from .tracking import Table
 
@@ -164,10 +164,10 @@ class _Scorer:
 
     def score(self, moves: Sequence[Move]) -> list[tuple[float, Note]]:
         view = self.view
-        if view.phase == "answer":
+        if view.phase == Phase.ANSWER:
             yes = self.answer_yes()
             return [(ANSWER_BAND if (m.action == YES) == yes[0] else 0.0, ("answer", *yes)) for m in moves]
-        if view.phase == "draw":
+        if view.phase == Phase.DRAW:
             return [self.draw_move(m) for m in moves]
         want_out = self.can_go_out() and self.wants_out()
         out = [self.out_move(m) for m in moves] if want_out else [None] * len(moves)
