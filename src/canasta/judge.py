@@ -33,8 +33,10 @@ from .cards import (
     KIND_VALUE,
     MAX_WILDS,
     MIN_MELD,
+    NUM_CODES,
     NUM_NATURAL,
     RED_THREE,
+    RED_THREE_CODES,
     TWO,
     WILD_MELD,
     card_text,
@@ -46,6 +48,7 @@ from .moves import ASK, DISCARD, DRAW, MELD, NO, PILE, YES, Drew, Group, Move, P
 if TYPE_CHECKING:
     from .state import GameState
 
+_RED_3H, _RED_3D = RED_THREE_CODES
 KindGroups = dict[int, list[int]]
 """Groups by kinds: meld rank -> ``[naturals, twos, jokers]`` from the hand."""
 
@@ -120,9 +123,13 @@ def may_draw(state: GameState) -> bool:
     return bool(state.stock) or forced_pile_reason(state) is None
 
 
+BLOCKS: tuple[bool, ...] = tuple(KIND[c] >= NUM_NATURAL for c in range(NUM_CODES))
+"""RULES.md 8: for each card code, does it block the pile when on top (a wild card or a three)?"""
+
+
 def is_blocked(top: int) -> bool:
     """RULES.md 8: a wild card or a three on top of the pile blocks it (nobody may take it)."""
-    return KIND[top] >= NUM_NATURAL
+    return BLOCKS[top]
 
 
 def blocked_reason(top: int) -> str | None:
@@ -248,9 +255,9 @@ def pile_reason(state: GameState, seat: int, groups: KindGroups) -> str | None:
     return groups_reason(state, seat, merged, tk, pile_gain(pile))
 
 
-def pile_gain(pile: Sequence[int]) -> int:
+def pile_gain(pile: list[int] | tuple[int, ...]) -> int:
     """The cards taking ``pile`` adds to the hand besides its top card (red threes are laid out)."""
-    return len(pile) - 1 - sum([1 for c in pile if KIND[c] == RED_THREE])
+    return len(pile) - 1 - pile.count(_RED_3H) - pile.count(_RED_3D)
 
 
 def groups_reason(state: GameState, seat: int, groups: KindGroups, top: int | None, gained: int) -> str | None:
@@ -383,6 +390,7 @@ def kind_groups(groups: Sequence[Group]) -> KindGroups:
 
 
 __all__ = [
+    "BLOCKS",
     "KindGroups",
     "ask_reason",
     "blocked_reason",

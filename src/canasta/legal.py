@@ -26,7 +26,6 @@ import functools
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from . import judge
 from .cards import (
     BLACK_THREE,
     CANASTA_SIZE,
@@ -43,6 +42,16 @@ from .cards import (
     WILD_MELD,
 )
 from .goingout import Groups, going_out_groups
+from .judge import (
+    BLOCKS,
+    can_go_out,
+    discard_reason,
+    may_draw,
+    may_keep,
+    meld_reason,
+    pile_gain,
+    pile_reason,
+)
 from .moves import ASK, DISCARD, DISCARD_MOVES, DRAW, MELD, NO, PILE, SIMPLE_MOVES, YES, Drew, Group, Move, Phase
 
 if TYPE_CHECKING:
@@ -197,8 +206,8 @@ def _judge(state: GameState, action: str, groups: Groups) -> bool:
             entry[1] += t
             entry[2] += j
     if action == PILE:
-        return judge.pile_reason(state, state.turn, merged) is None
-    return judge.meld_reason(state, state.turn, merged) is None
+        return pile_reason(state, state.turn, merged) is None
+    return meld_reason(state, state.turn, merged) is None
 
 
 def generate(state: GameState) -> list[Spec]:
@@ -215,18 +224,17 @@ def generate(state: GameState) -> list[Spec]:
 
 def _draw_specs(state: GameState) -> list[Spec]:
     pile = state.pile
-    if not pile or judge.is_blocked(pile[-1]):  # no pile, or a blocked one: draw
-        return [_DRAW] if judge.may_draw(state) else []
+    if not pile or BLOCKS[pile[-1]]:  # no pile, or a blocked one (judge.is_blocked): draw
+        return [_DRAW] if state.stock or may_draw(state) else []
     specs = _pile_specs(state, state.turn)
-    if judge.may_draw(state):
+    if state.stock or may_draw(state):
         specs.insert(0, _DRAW)
     return specs
 
 
 def _pile_specs(state: GameState, seat: int) -> list[Spec]:
+    """The ways to take a pile that is not blocked (the caller asked ``BLOCKS``)."""
     pile = state.pile
-    if judge.is_blocked(pile[-1]):
-        return []
     tk = KIND[pile[-1]]
     h = state.hsize[seat]
     if h == 1 and len(pile) == 1:
@@ -245,7 +253,7 @@ def _pile_specs(state: GameState, seat: int) -> list[Spec]:
         bound = (n + 1) * KIND_VALUE[tk] + 20 * kc[TWO] + 50 * kc[JOKER_KIND]
         bound += sum(kc[r] * KIND_VALUE[r] for r in range(NUM_NATURAL) if kc[r] >= 2 and r != tk)
         if bound >= minimum:
-            gained = judge.pile_gain(pile)
+            gained = pile_gain(pile)
             for groups in _first_melds(state, kc, minimum, tk):
                 # Valid, frozen-proof and just reaching the minimum by construction, so no
                 # smaller move is legal; only the rule on keeping two cards is left.
@@ -265,7 +273,7 @@ def _pile_specs(state: GameState, seat: int) -> list[Spec]:
             else:
                 size = state.mnat[side][tk] + state.mwild[side][tk]
                 finished = 1 if size < CANASTA_SIZE <= size + 1 else 0
-                if judge.may_keep(state, side, h + judge.pile_gain(pile), state.canastas[side] + finished):
+                if may_keep(state, side, h + pile_gain(pile), state.canastas[side] + finished):
                     specs.append(_PILE_ALONE)  # the top card onto the side's meld
         else:
             if n >= 2:
@@ -278,7 +286,7 @@ def _pile_specs(state: GameState, seat: int) -> list[Spec]:
             # Legal by construction, unless the move would leave fewer than two cards, or the
             # table's options or a meld of wild cards say otherwise: then the rules judge.
             plain = not (rules.two_naturals_to_take or rules.wild_card_melds or rules.wilds_at_most_naturals)
-            gained = judge.pile_gain(pile)
+            gained = pile_gain(pile)
             for groups in candidates:
                 if (plain and groups and h - 2 + gained >= 2
                         and (state.mwild[side][tk] == 0 or not groups[0][2] + groups[0][3])) or _judge(
@@ -293,7 +301,7 @@ def _pile_specs(state: GameState, seat: int) -> list[Spec]:
             hand[tk] += 1
             for kind in rest:
                 hand[kind] += 1
-            if _hand_can_go_out(state, seat, hand):
+            if can_go_out(state, seat, hand):
                 specs.extend(_going_out_specs(state, seat, PILE, tk, specs))
     return specs
 
@@ -339,7 +347,7 @@ def _play_specs(state: GameState) -> list[Spec]:
     rules = state.rules
     need = rules.canastas_to_go_out
     canastas = state.canastas[side]
-    discard_ok = judge.discard_reason(state, seat) is None
+    discard_ok = discard_reason(state, seat) is None
     melded = state.meld_count[side] > 0
     mnat = state.mnat[side]
     mwild = state.mwild[side]
@@ -420,7 +428,7 @@ def _play_specs(state: GameState) -> list[Spec]:
                 cards = n + t + j
                 size = mnat[rank] + mwild[rank]
                 finished = 1 if size < CANASTA_SIZE <= size + cards else 0
-                if judge.may_keep(state, side, h - cards, canastas + finished):
+                if h - cards >= 2 or may_keep(state, side, h - cards, canastas + finished):
                     kept.append(spec)
             specs[start:] = kept
     elif pair_value + 20 * all_twos + 50 * all_jokers >= state.minimum(side):
@@ -436,7 +444,7 @@ def _play_specs(state: GameState) -> list[Spec]:
             if blacks and h - blacks <= 1:
                 specs.extend(_black_three_specs(state, seat, kc))
         elif strays <= 1 and _canastas_reachable(kc, mnat, mwild, canastas) >= need:
-            feasible = _hand_can_go_out(state, seat, kc)
+            feasible = can_go_out(state, seat, kc)
             if feasible:
                 specs.extend(_going_out_specs(state, seat, MELD, None, specs))
         else:
@@ -444,7 +452,7 @@ def _play_specs(state: GameState) -> list[Spec]:
     if (answer is None and not state.asked and state.drew == _STOCK and not state.turn_melded
             and rules.ask_partner and state.partners[seat] is not None):
         if feasible is None:
-            feasible = strays <= 1 and _hand_can_go_out(state, seat, kc)
+            feasible = strays <= 1 and can_go_out(state, seat, kc)
         if feasible:
             specs.append(_ASK)
     return specs
@@ -457,14 +465,11 @@ def _canastas_reachable(kc: list[int], mnat: list[int], mwild: list[int], canast
     for r in range(NUM_NATURAL):
         w = mwild[r]
         size = mnat[r] + w
-        room = MAX_WILDS - w
-        if size < CANASTA_SIZE and size + kc[r] + (wilds if wilds < room else room) >= CANASTA_SIZE:
+        if size < CANASTA_SIZE and size + kc[r] + (wilds if wilds < MAX_WILDS - w else MAX_WILDS - w) >= CANASTA_SIZE:
             reachable += 1
     return reachable
 
 
-def _hand_can_go_out(state: GameState, seat: int, hand: list[int]) -> bool:
-    return judge.can_go_out(state, seat, hand)
 
 
 def _going_out_specs(

@@ -15,6 +15,7 @@ definition of what a canasta is called.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import mul
 from typing import TYPE_CHECKING, Any, Literal
 
 from .cards import BLACK_THREE, CANASTA_SIZE, VALUE, WILD_MELD
@@ -174,6 +175,7 @@ def score_hand(state: GameState, went_out: int | None, concealed: bool) -> HandR
     rules = state.rules
     sides = []
     concealed = concealed and rules.concealed_bonus
+    value = VALUE.__getitem__
     for side in range(state.sides):
         kinds = {"natural": 0, "mixed": 0, "wild": 0}
         melded_points = 0
@@ -182,7 +184,7 @@ def score_hand(state: GameState, went_out: int | None, concealed: bool) -> HandR
         for rank, meld in enumerate(state.melds[side]):
             if meld is None:
                 continue
-            melded_points += sum([VALUE[c] for c in meld])
+            melded_points += sum(map(value, meld))
             if rank == BLACK_THREE:
                 continue
             kind = canasta_kind(len(meld) - mwild[rank], mwild[rank])
@@ -190,12 +192,7 @@ def score_hand(state: GameState, went_out: int | None, concealed: bool) -> HandR
                 kinds[kind] += 1
             elif rank == WILD_MELD:
                 unfinished_wild = True
-        in_hand = sum(
-            VALUE[c] * n
-            for seat in range(side, state.players, state.sides)
-            for c, n in enumerate(state.cc[seat])
-            if n
-        )
+        in_hand = sum([sum(map(mul, VALUE, state.cc[seat])) for seat in range(side, state.players, state.sides)])
         out: OutKind = ""
         if went_out is not None and went_out % state.sides == side:
             out = "concealed" if concealed else "out"

@@ -468,7 +468,9 @@ class GameState:
 
     def frozen_for(self, side: int) -> bool:
         """Frozen against this side (always so for a side with no meld; RULES.md 8)."""
-        return self.meld_count[side] == 0 or self.pile_frozen()
+        # pile_frozen() spelled out: this is on the move generator's hot path
+        return (self.meld_count[side] == 0 or self.freezers > 0 or self.frozen_extra
+                or self.rules.pile_always_frozen)
 
     def minimum(self, side: int) -> int:
         """The side's first-meld minimum for this hand (from its score before the hand)."""
@@ -535,17 +537,19 @@ class GameState:
     def push(self, move: Move) -> None:
         """Apply a move without checking it (the caller knows it is legal)."""
         action = move.action
+        if action == DISCARD:
+            assert move.card is not None
+            self.push_discard(move.card)
+            return
+        if action == DRAW:
+            self.push_draw()
+            return
         seat = self.turn
         if self.phase == ANSWER_PHASE:
             seat = self.to_act
         self.history.append((seat, move))
         self.moves_made += 1
-        if action == DISCARD:
-            assert move.card is not None
-            self._apply_discard(move.card)
-        elif action == DRAW:
-            self._apply_draw()
-        elif action == MELD:
+        if action == MELD:
             self._apply_groups(move.groups, None)
             if self.hsize[seat] == 0:
                 self._end_hand(seat)
@@ -559,16 +563,48 @@ class GameState:
             self.phase = PLAY_PHASE
 
     def push_draw(self) -> None:
-        """``push(Move.parse("draw"))``, faster: the fast path of random playouts."""
+        """``push`` of ``draw``, unchecked: the whole of it, so the fast path of playouts is one call."""
         self.history.append((self.turn, _DRAW_MOVE))
         self.moves_made += 1
-        self._apply_draw()
+        seat = self.turn
+        stock = self.stock
+        if not stock:
+            self._end_hand(None)
+            return
+        cc = self.cc[seat]
+        kc = self.kc[seat]
+        for drawn in range(self.rules.draw):
+            if drawn and not stock:
+                break
+            code = stock.pop()
+            kind = KIND[code]
+            while kind == RED_THREE:  # laid out at once and replaced (RULES.md 2)
+                self.red3[seat % self.sides].append(code)
+                if not stock:  # the last card was a red three: the hand ends at once
+                    self._end_hand(None)
+                    return
+                code = stock.pop()
+                kind = KIND[code]
+            cc[code] += 1
+            kc[kind] += 1
+            if kc[kind] == 1:
+                self.kmask[seat] |= 1 << kind
+            self.hsize[seat] += 1
+        self.drew = _STOCK
+        self.phase = PLAY_PHASE
 
     def push_discard(self, code: int) -> None:
-        """``push`` of a discard of ``code``, faster: the fast path of random playouts."""
-        self.history.append((self.turn, DISCARD_MOVES[code]))
+        """``push`` of a discard of ``code``, unchecked: the whole of it, one call for the fast path."""
+        seat = self.turn
+        self.history.append((seat, DISCARD_MOVES[code]))
         self.moves_made += 1
-        self._apply_discard(code)
+        self._take(seat, code)
+        self._discard_to_pile(code)
+        if self.hsize[seat] == 0:
+            self._end_hand(seat)
+            return
+        self.turn = self.nxt[seat]
+        self._begin_turn()
 
     # -- the checks: see canasta.judge -------------------------------------------------
 
@@ -696,34 +732,6 @@ class GameState:
             if not self.stock:
                 return False
 
-    def _apply_draw(self) -> None:
-        seat = self.turn
-        stock = self.stock
-        if not stock:
-            self._end_hand(None)
-            return
-        cc = self.cc[seat]
-        kc = self.kc[seat]
-        for drawn in range(self.rules.draw):
-            if drawn and not stock:
-                break
-            code = stock.pop()
-            kind = KIND[code]
-            while kind == RED_THREE:  # laid out at once and replaced (RULES.md 2)
-                self.red3[seat % self.sides].append(code)
-                if not stock:  # the last card was a red three: the hand ends at once
-                    self._end_hand(None)
-                    return
-                code = stock.pop()
-                kind = KIND[code]
-            cc[code] += 1
-            kc[kind] += 1
-            if kc[kind] == 1:
-                self.kmask[seat] |= 1 << kind
-            self.hsize[seat] += 1
-        self.drew = _STOCK
-        self.phase = PLAY_PHASE
-
     def _apply_groups(self, groups: Sequence[Group], top: int | None) -> None:
         seat = self.turn
         side = seat % self.sides
@@ -786,16 +794,6 @@ class GameState:
         self.phase = PLAY_PHASE
         if self.hsize[seat] == 0:
             self._end_hand(seat)
-
-    def _apply_discard(self, code: int) -> None:
-        seat = self.turn
-        self._take(seat, code)
-        self._discard_to_pile(code)
-        if self.hsize[seat] == 0:
-            self._end_hand(seat)
-            return
-        self.turn = self.nxt[seat]
-        self._begin_turn()
 
     def _begin_turn(self) -> None:
         self.phase = DRAW_PHASE
