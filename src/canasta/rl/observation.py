@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from ..cards import JOKER_KIND, KIND, NUM_CODES, NUM_KINDS, NUM_MELD_RANKS, TWO
+from ..cards import CANASTA_SIZE, JOKER_KIND, KIND, NUM_CODES, NUM_KINDS, NUM_MELD_RANKS, TWO
 from ..moves import Drew, Phase
 from ..rules import Rules
 from ..views import View
@@ -132,7 +132,7 @@ class Encoder:
                 w = sum(1 for c in cards if KIND[c] in (TWO, JOKER_KIND))
                 obs[nat + base + rank] = len(cards) - w
                 obs[wild + base + rank] = w
-                if len(cards) >= 7:
+                if len(cards) >= CANASTA_SIZE:
                     obs[sl["canastas"].start + i] += 1
             obs[sl["red_threes"].start + i] = len(view.red_threes[(side + i) % s])
         pile = view.pile
