@@ -75,18 +75,21 @@ class LegalMoves:
     view of the state as it is *now*: once a move is pushed, it lists again.
     """
 
-    __slots__ = ("_at", "_specs", "_state")
+    __slots__ = ("_at", "_history", "_specs", "_state")
 
     def __init__(self, state: GameState) -> None:
         self._state = state
         self._specs = generate(state)
-        self._at = state.moves_made
+        self._history = state.history  # every move pushed goes onto it: its length says when to list again
+        self._at = len(state.history)
 
     def _fresh(self) -> list[Spec]:
         """The list for the state as it is now (made again if a move was pushed since)."""
-        if self._at != self._state.moves_made:
-            self._specs = generate(self._state)
-            self._at = self._state.moves_made
+        state = self._state
+        if state.history is not self._history or len(state.history) != self._at:
+            self._specs = generate(state)
+            self._history = state.history
+            self._at = len(state.history)
         return self._specs
 
     def __len__(self) -> int:
@@ -212,12 +215,12 @@ def _judge(state: GameState, action: str, groups: Groups) -> bool:
 
 def generate(state: GameState) -> list[Spec]:
     """The canonical legal moves of ``state`` by kinds."""
-    phase = state.phase
-    if phase == _PLAY:
+    phase = state.phase  # always a Phase member: compared by identity
+    if phase is _PLAY:
         return _play_specs(state)
-    if phase == _DRAW_PHASE:
+    if phase is _DRAW_PHASE:
         return _draw_specs(state)
-    if phase == _ANSWER:
+    if phase is _ANSWER:
         return list(_ANSWERS)
     return []
 

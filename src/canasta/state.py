@@ -100,7 +100,6 @@ class GameState:
         "melds",
         "mmask",
         "mnat",
-        "moves_made",
         "mwild",
         "nxt",
         "partners",
@@ -154,7 +153,6 @@ class GameState:
     was_melded: bool
     result: HandResult | None
     sitting_out: int | None
-    moves_made: int
     stock_open: int
     nxt: tuple[int, ...]
     partners: tuple[int | None, ...]
@@ -197,7 +195,6 @@ class GameState:
         self.turn_cards = [0] * NUM_MELD_RANKS
         self.was_melded = False
         self.result = None
-        self.moves_made = 0  # moves pushed: a LegalMoves lists again when this has changed
         self.stock_open = 0  # the bottom stock cards whose order chance has not fixed (see deal_card)
         self._seat(0 if self.rules.sit_out else None)
 
@@ -420,7 +417,6 @@ class GameState:
         new.was_melded = self.was_melded
         new.result = self.result
         new.sitting_out = self.sitting_out
-        new.moves_made = self.moves_made
         new.stock_open = self.stock_open
         new.nxt = self.nxt
         new.partners = self.partners
@@ -548,7 +544,6 @@ class GameState:
         if self.phase == ANSWER_PHASE:
             seat = self.to_act
         self.history.append((seat, move))
-        self.moves_made += 1
         if action == MELD:
             self._apply_groups(move.groups, None)
             if self.hsize[seat] == 0:
@@ -565,7 +560,6 @@ class GameState:
     def push_draw(self) -> None:
         """``push`` of ``draw``, unchecked: the whole of it, so the fast path of playouts is one call."""
         self.history.append((self.turn, _DRAW_MOVE))
-        self.moves_made += 1
         seat = self.turn
         stock = self.stock
         if not stock:
@@ -597,7 +591,6 @@ class GameState:
         """``push`` of a discard of ``code``, unchecked: the whole of it, one call for the fast path."""
         seat = self.turn
         self.history.append((seat, DISCARD_MOVES[code]))
-        self.moves_made += 1
         self._take(seat, code)
         self._discard_to_pile(code)
         if self.hsize[seat] == 0:
