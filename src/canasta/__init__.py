@@ -3,7 +3,7 @@
 >>> import canasta
 >>> state = canasta.GameState.deal("classic", dealer=0, rng=__import__("random").Random(1))
 >>> state.turn, state.phase, len(state.legal_moves()) >= 1
-(1, 'draw', True)
+(1, Phase.DRAW, True)
 """
 
 from __future__ import annotations
@@ -13,12 +13,18 @@ from .errors import (
     CanastaError,
     CardError,
     IllegalMoveError,
+    MatchOver,
     MoveSyntaxError,
+    NotYourTurn,
     PositionError,
     RulesError,
+    SeatError,
+    StaleState,
+    UnknownBotError,
 )
 from .legal import LegalMoves
-from .moves import Group, Move
+from .match import Match
+from .moves import Drew, Group, Move, Phase
 from .position import deal_from, from_position, to_position
 from .rules import PRESETS, Rules
 from .scoring import HandResult, SideScore
@@ -32,17 +38,25 @@ __all__ = [
     "PRESETS",
     "CanastaError",
     "CardError",
+    "Drew",
     "GameState",
     "Group",
     "HandResult",
     "IllegalMoveError",
     "LegalMoves",
+    "Match",
+    "MatchOver",
     "Move",
     "MoveSyntaxError",
+    "NotYourTurn",
+    "Phase",
     "PositionError",
     "Rules",
     "RulesError",
+    "SeatError",
     "SideScore",
+    "StaleState",
+    "UnknownBotError",
     "View",
     "card_text",
     "cards_text",

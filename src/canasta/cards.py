@@ -43,6 +43,13 @@ WILD_MELD = 12
 NUM_MELD_RANKS = 13
 MELD_RANK_CHARS = NATURAL_RANKS + "3W"
 
+CANASTA_SIZE = 7
+"""Cards a meld needs to be a canasta (RULES.md 4)."""
+MAX_WILDS = 3
+"""The most wild cards a meld of natural cards may hold (RULES.md 3)."""
+MIN_MELD = 3
+"""The fewest cards of a meld (RULES.md 3)."""
+
 KIND_CHARS = ("A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3b", "3r", "2", "JK")
 
 
@@ -59,6 +66,9 @@ def _kind_of(code: int) -> int:
 
 KIND: tuple[int, ...] = tuple(_kind_of(c) for c in range(NUM_CODES))
 """Kind of each card code."""
+
+RED_THREE_CODES: tuple[int, ...] = tuple(c for c in range(NUM_CODES) if KIND[c] == RED_THREE)
+"""The codes of the red threes, 3H and 3D."""
 
 KIND_VALUE: tuple[int, ...] = (20, 10, 10, 10, 10, 10, 10, 5, 5, 5, 5, 5, 100, 20, 50)
 """Points of a card of each kind (a red three's 100 is its bonus, not a card value)."""

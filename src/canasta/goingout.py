@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from .cards import BLACK_THREE, JOKER_KIND, NUM_NATURAL, RED_THREE, TWO, WILD_MELD
+from .cards import BLACK_THREE, CANASTA_SIZE, JOKER_KIND, MAX_WILDS, MIN_MELD, NUM_NATURAL, RED_THREE, TWO, WILD_MELD
 
 Groups = tuple[tuple[int, int, int, int], ...]
 """Kind-level groups: (rank, naturals, twos, jokers)."""
 
 
 def _wild_cap(nat: int, wild: int, at_most_naturals: bool) -> int:
-    cap = 3 - wild
+    cap = MAX_WILDS - wild
     if at_most_naturals:
         cap = min(cap, nat - wild)
     return cap
@@ -58,9 +58,10 @@ def can_go_out(
         for r in range(NUM_NATURAL):
             w = mwild[r]
             size = mnat[r] + w
-            if size < 7 and size + hand[r] + (wilds if wilds < 3 - w else 3 - w) >= 7:
+            room = MAX_WILDS - w
+            if size < CANASTA_SIZE and size + hand[r] + (wilds if wilds < room else room) >= CANASTA_SIZE:
                 reachable += 1
-        if wild_melds and mwild[WILD_MELD] < 7 <= mwild[WILD_MELD] + wilds:
+        if wild_melds and mwild[WILD_MELD] < CANASTA_SIZE <= mwild[WILD_MELD] + wilds:
             reachable += 1
         if reachable < need:
             return False
@@ -106,20 +107,20 @@ def _all_meldable_with_wild_meld(
     """Every wild card to the side's meld of wild cards (new: three or more), naturals alone."""
     wilds = h[TWO] + h[JOKER_KIND]
     size = mwild[WILD_MELD]
-    if not size and wilds < 3:
+    if not size and wilds < MIN_MELD:
         return False
     made = canastas
     for r in range(NUM_NATURAL):
         n = h[r]
         if mnat[r]:
-            if mnat[r] + mwild[r] < 7 <= mnat[r] + mwild[r] + n:
+            if mnat[r] + mwild[r] < CANASTA_SIZE <= mnat[r] + mwild[r] + n:
                 made += 1
         elif n:
-            if n < 3:
+            if n < MIN_MELD:
                 return False
-            if n >= 7:
+            if n >= CANASTA_SIZE:
                 made += 1
-    if size < 7 <= size + wilds:
+    if size < CANASTA_SIZE <= size + wilds:
         made += 1
     return made >= need
 
@@ -158,13 +159,13 @@ def _all_meldable_spreading_wilds(
         min_total += minimum
         cap_total += cap
         size = nat + wild
-        was_canasta = mnat[r] and mnat[r] + mwild[r] >= 7
+        was_canasta = mnat[r] and mnat[r] + mwild[r] >= CANASTA_SIZE
         if was_canasta:
             continue
-        if size >= 7:
+        if size >= CANASTA_SIZE:
             made += 1
-        elif 7 - size <= cap:
-            extras.append(max(0, 7 - size - minimum))
+        elif CANASTA_SIZE - size <= cap:
+            extras.append(max(0, CANASTA_SIZE - size - minimum))
     if wilds and not any_meld:
         return False
     if not min_total <= wilds <= cap_total:
@@ -217,14 +218,14 @@ def _partitions(
         return
     black = ((BLACK_THREE, h[BLACK_THREE], 0, 0),) if h[BLACK_THREE] else ()
     twos, jokers = h[TWO], h[JOKER_KIND]
-    if wild_melds and (mwild[WILD_MELD] or twos + jokers >= 3):
+    if wild_melds and (mwild[WILD_MELD] or twos + jokers >= MIN_MELD):
         # Every wild card to the meld of wild cards; natural melds take naturals only.
         plain: list[tuple[int, int, int, int]] = []
         for r in range(NUM_NATURAL):
             n = h[r] + (1 if r == top_rank else 0)
             if not n:
                 continue
-            if not mnat[r] and n < 3:
+            if not mnat[r] and n < MIN_MELD:
                 plain = []
                 break
             plain.append((r, h[r], 0, 0))

@@ -28,19 +28,31 @@ from typing import TYPE_CHECKING
 
 from .cards import (
     BLACK_THREE,
+    CANASTA_SIZE,
     JOKER_KIND,
     KIND,
     KIND_CODES,
     KIND_VALUE,
-    NUM_CODES,
+    MAX_WILDS,
+    MIN_MELD,
     NUM_KINDS,
     NUM_NATURAL,
     RED_THREE,
     TWO,
     WILD_MELD,
 )
-from .goingout import Groups, can_go_out, going_out_groups
-from .moves import ASK, DISCARD, DRAW, MELD, NO, PILE, YES, Group, Move
+from .goingout import Groups, going_out_groups
+from .judge import (
+    BLOCKS,
+    can_go_out,
+    discard_reason,
+    may_draw,
+    may_keep,
+    meld_reason,
+    pile_gain,
+    pile_reason,
+)
+from .moves import ASK, DISCARD, DISCARD_MOVES, DRAW, MELD, NO, PILE, SIMPLE_MOVES, YES, Drew, Group, Move, Phase
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -56,34 +68,46 @@ _DISCARD: tuple[Spec, ...] = tuple((DISCARD, k) for k in range(NUM_KINDS))
 
 
 class LegalMoves:
-    """The canonical legal moves of a state, as a lazy sequence of :class:`Move`.
+    """The canonical legal moves of a state, as a live sequence of :class:`Move`.
 
     ``len``, indexing and iteration use the canonical list; ``move in legal`` asks the
-    rules about any move, canonical or not.  It is a view of the state as it is now.
+    rules about any move, canonical or not.  Like python-chess's ``legal_moves`` it is a
+    view of the state as it is *now*: once a move is pushed, it lists again.
     """
 
-    __slots__ = ("_specs", "_state")
+    __slots__ = ("_at", "_history", "_specs", "_state")
 
     def __init__(self, state: GameState) -> None:
         self._state = state
         self._specs = generate(state)
+        self._history = state.history  # every move pushed goes onto it: its length says when to list again
+        self._at = len(state.history)
+
+    def _fresh(self) -> list[Spec]:
+        """The list for the state as it is now (made again if a move was pushed since)."""
+        state = self._state
+        if state.history is not self._history or len(state.history) != self._at:
+            self._specs = generate(state)
+            self._history = state.history
+            self._at = len(state.history)
+        return self._specs
 
     def __len__(self) -> int:
-        return len(self._specs)
+        return len(self._fresh())
 
     def count(self) -> int:
         """How many canonical moves there are."""
-        return len(self._specs)
+        return len(self._fresh())
 
     def __bool__(self) -> bool:
-        return bool(self._specs)
+        return bool(self._fresh())
 
     def __getitem__(self, index: int) -> Move:
-        return materialize(self._state, self._specs[index])
+        return materialize(self._state, self._fresh()[index])
 
     def __iter__(self) -> Iterator[Move]:
         state = self._state
-        for spec in self._specs:
+        for spec in self._fresh():
             yield materialize(state, spec)
 
     def __contains__(self, move: object) -> bool:
@@ -94,7 +118,7 @@ class LegalMoves:
     @property
     def specs(self) -> list[Spec]:
         """The moves by kinds (for fast random play)."""
-        return self._specs
+        return self._fresh()
 
     def __repr__(self) -> str:
         return f"<LegalMoves ({len(self)}): {', '.join(str(m) for m in self)}>"
@@ -109,7 +133,7 @@ def materialize(state: GameState, spec: Spec) -> Move:
         counts = state.cc[state.turn]
         for code in KIND_CODES[kind]:
             if counts[code]:
-                return _DISCARD_MOVES[code]
+                return DISCARD_MOVES[code]
         raise AssertionError("discard of a kind not held")
     groups = spec[1]
     if groups is None:
@@ -152,20 +176,20 @@ def push_spec(state: GameState, spec: Spec) -> None:
         counts = state.cc[state.turn]
         for code in KIND_CODES[spec[1]]:  # type: ignore[index]
             if counts[code]:
-                state.history.append((state.turn, _DISCARD_MOVES[code]))
-                state._apply_discard(code)
+                state.push_discard(code)
                 return
     elif action == DRAW:
-        state.history.append((state.turn, _DRAW_MOVE))
-        state._apply_draw()
+        state.push_draw()
         return
     state.push(materialize(state, spec))
 
 
-_SIMPLE = {a: Move(a) for a in (DRAW, ASK, YES, NO)}
-_DRAW_MOVE = _SIMPLE[DRAW]
-_DISCARD_MOVES = tuple(Move(DISCARD, card=code) for code in range(NUM_CODES))
-_SIMPLE_PILE = Move(PILE)
+_SIMPLE = SIMPLE_MOVES
+_SIMPLE_PILE = SIMPLE_MOVES[PILE]
+_PLAY = Phase.PLAY
+_DRAW_PHASE = Phase.DRAW
+_ANSWER = Phase.ANSWER
+_STOCK = Drew.STOCK
 
 
 def _groups_of(spec: Spec) -> Groups:
@@ -185,45 +209,43 @@ def _judge(state: GameState, action: str, groups: Groups) -> bool:
             entry[1] += t
             entry[2] += j
     if action == PILE:
-        return state._judge_pile(state.turn, merged) is None
-    return state._judge_meld(state.turn, merged) is None
+        return pile_reason(state, state.turn, merged) is None
+    return meld_reason(state, state.turn, merged) is None
 
 
 def generate(state: GameState) -> list[Spec]:
     """The canonical legal moves of ``state`` by kinds."""
-    phase = state.phase
-    if phase == "play":
+    phase = state.phase  # always a Phase member: compared by identity
+    if phase is _PLAY:
         return _play_specs(state)
-    if phase == "draw":
+    if phase is _DRAW_PHASE:
         return _draw_specs(state)
-    if phase == "answer":
+    if phase is _ANSWER:
         return list(_ANSWERS)
     return []
 
 
 def _draw_specs(state: GameState) -> list[Spec]:
     pile = state.pile
-    if not pile or KIND[pile[-1]] >= NUM_NATURAL:  # no pile, or a blocked one: draw
-        return [_DRAW] if state.stock or state._forced_pile_reason() is None else []
+    if not pile or BLOCKS[pile[-1]]:  # no pile, or a blocked one (judge.is_blocked): draw
+        return [_DRAW] if state.stock or may_draw(state) else []
     specs = _pile_specs(state, state.turn)
-    if state.stock or state._forced_pile_reason() is None:
+    if state.stock or may_draw(state):
         specs.insert(0, _DRAW)
     return specs
 
 
 def _pile_specs(state: GameState, seat: int) -> list[Spec]:
+    """The ways to take a pile that is not blocked (the caller asked ``BLOCKS``)."""
     pile = state.pile
     tk = KIND[pile[-1]]
-    if tk >= NUM_NATURAL:
-        return []
     h = state.hsize[seat]
     if h == 1 and len(pile) == 1:
         return []
     side = seat % state.sides
     kc = state.kc[seat]
     n = kc[tk]
-    frozen = (state.meld_count[side] == 0 or state.freezers > 0 or state.frozen_extra
-              or state.rules.pile_always_frozen)
+    frozen = state.frozen_for(side)
     if n < 2 and (frozen or (n == 0 and state.melds[side][tk] is None)):
         return []
     specs: list[Spec] = []
@@ -234,7 +256,7 @@ def _pile_specs(state: GameState, seat: int) -> list[Spec]:
         bound = (n + 1) * KIND_VALUE[tk] + 20 * kc[TWO] + 50 * kc[JOKER_KIND]
         bound += sum(kc[r] * KIND_VALUE[r] for r in range(NUM_NATURAL) if kc[r] >= 2 and r != tk)
         if bound >= minimum:
-            gained = len(pile) - 1 - _red_threes_in(pile)
+            gained = pile_gain(pile)
             for groups in _first_melds(state, kc, minimum, tk):
                 # Valid, frozen-proof and just reaching the minimum by construction, so no
                 # smaller move is legal; only the rule on keeping two cards is left.
@@ -251,8 +273,11 @@ def _pile_specs(state: GameState, seat: int) -> list[Spec]:
                 candidates.append(())
                 if n >= 2:
                     candidates.append(((tk, 2, 0, 0),))
-            elif h + len(pile) - 1 >= 2 + _red_threes_in(pile) or state.may_go_out(side):
-                specs.append(_PILE_ALONE)  # the top card onto the side's meld
+            else:
+                size = state.mnat[side][tk] + state.mwild[side][tk]
+                finished = 1 if size < CANASTA_SIZE <= size + 1 else 0
+                if may_keep(state, side, h + pile_gain(pile), state.canastas[side] + finished):
+                    specs.append(_PILE_ALONE)  # the top card onto the side's meld
         else:
             if n >= 2:
                 candidates.append(((tk, 2, 0, 0),))
@@ -264,7 +289,7 @@ def _pile_specs(state: GameState, seat: int) -> list[Spec]:
             # Legal by construction, unless the move would leave fewer than two cards, or the
             # table's options or a meld of wild cards say otherwise: then the rules judge.
             plain = not (rules.two_naturals_to_take or rules.wild_card_melds or rules.wilds_at_most_naturals)
-            gained = len(pile) - 1 - _red_threes_in(pile)
+            gained = pile_gain(pile)
             for groups in candidates:
                 if (plain and groups and h - 2 + gained >= 2
                         and (state.mwild[side][tk] == 0 or not groups[0][2] + groups[0][3])) or _judge(
@@ -279,13 +304,9 @@ def _pile_specs(state: GameState, seat: int) -> list[Spec]:
             hand[tk] += 1
             for kind in rest:
                 hand[kind] += 1
-            if _hand_can_go_out(state, seat, hand):
+            if can_go_out(state, seat, hand):
                 specs.extend(_going_out_specs(state, seat, PILE, tk, specs))
     return specs
-
-
-def _red_threes_in(cards: list[int]) -> int:
-    return sum(1 for c in cards if KIND[c] == RED_THREE) if len(cards) > 1 else 0
 
 
 _NATURAL_MASK = (1 << NUM_NATURAL) - 1
@@ -310,14 +331,14 @@ def _meld_spec(rank: int, n: int, t: int, j: int) -> Spec:
 
 
 # One-group melds of a side that has melded, prebuilt: new melds of three, one card added.
-_NEW3 = tuple(_meld_spec(r, 3, 0, 0) for r in range(NUM_NATURAL))
+_NEW3 = tuple(_meld_spec(r, MIN_MELD, 0, 0) for r in range(NUM_NATURAL))
 _NEW2T = tuple(_meld_spec(r, 2, 1, 0) for r in range(NUM_NATURAL))
 _NEW2J = tuple(_meld_spec(r, 2, 0, 1) for r in range(NUM_NATURAL))
 _ADDN = tuple(_meld_spec(r, 1, 0, 0) for r in range(NUM_NATURAL))
 _ADDT = tuple(_meld_spec(r, 0, 1, 0) for r in range(NUM_NATURAL))
 _ADDJ = tuple(_meld_spec(r, 0, 0, 1) for r in range(NUM_NATURAL))
 _ADD_WILD_MELD = (_meld_spec(WILD_MELD, 0, 1, 0), _meld_spec(WILD_MELD, 0, 0, 1))
-_NEW_WILD_MELD = {(t, 3 - t): _meld_spec(WILD_MELD, 0, t, 3 - t) for t in range(4)}
+_NEW_WILD_MELD = {(t, MIN_MELD - t): _meld_spec(WILD_MELD, 0, t, MIN_MELD - t) for t in range(MIN_MELD + 1)}
 
 
 def _play_specs(state: GameState) -> list[Spec]:
@@ -329,7 +350,7 @@ def _play_specs(state: GameState) -> list[Spec]:
     rules = state.rules
     need = rules.canastas_to_go_out
     canastas = state.canastas[side]
-    discard_ok = (h > 1 and answer is not True) or (h == 1 and canastas >= need and answer is not False)
+    discard_ok = discard_reason(state, seat) is None
     melded = state.meld_count[side] > 0
     mnat = state.mnat[side]
     mwild = state.mwild[side]
@@ -361,7 +382,7 @@ def _play_specs(state: GameState) -> list[Spec]:
             if n == 1:
                 strays += 1
             elif melded:
-                if n >= 3:
+                if n >= MIN_MELD:
                     melds.append(_NEW3[r])
                 if twos:
                     melds.append(_NEW2T[r])
@@ -373,7 +394,7 @@ def _play_specs(state: GameState) -> list[Spec]:
             melds.append(_ADDN[r])
             if wilds:
                 w = mwild[r]
-                if w < 3 and (not cap_rule or w < m):
+                if w < MAX_WILDS and (not cap_rule or w < m):
                     if twos:
                         melds.append(_ADDT[r])
                     if jokers:
@@ -381,7 +402,7 @@ def _play_specs(state: GameState) -> list[Spec]:
     if wilds and melded:
         for r in _BITS[mmask & ~mask & _NATURAL_MASK]:  # wild cards onto melds of other ranks
             w = mwild[r]
-            if w < 3 and (not cap_rule or w < mnat[r]):
+            if w < MAX_WILDS and (not cap_rule or w < mnat[r]):
                 if twos:
                     melds.append(_ADDT[r])
                 if jokers:
@@ -393,7 +414,8 @@ def _play_specs(state: GameState) -> list[Spec]:
             if all_jokers:
                 melds.append(_ADD_WILD_MELD[1])
         else:
-            melds.extend(_NEW_WILD_MELD[(t, 3 - t)] for t in range(4) if t <= all_twos and 3 - t <= all_jokers)
+            melds.extend(_NEW_WILD_MELD[(t, MIN_MELD - t)] for t in range(MIN_MELD + 1)
+                         if t <= all_twos and MIN_MELD - t <= all_jokers)
     blacks = kc[BLACK_THREE]
     if blacks not in (0, 3, 4):
         strays += 1 if blacks in (1, 5) else 2
@@ -408,8 +430,8 @@ def _play_specs(state: GameState) -> list[Spec]:
                 rank, n, t, j = _groups_of(spec)[0]
                 cards = n + t + j
                 size = mnat[rank] + mwild[rank]
-                finished = 1 if size < 7 <= size + cards else 0
-                if h - cards >= 2 or state.may_go_out(side, canastas + finished):
+                finished = 1 if size < CANASTA_SIZE <= size + cards else 0
+                if h - cards >= 2 or may_keep(state, side, h - cards, canastas + finished):
                     kept.append(spec)
             specs[start:] = kept
     elif pair_value + 20 * all_twos + 50 * all_jokers >= state.minimum(side):
@@ -425,15 +447,15 @@ def _play_specs(state: GameState) -> list[Spec]:
             if blacks and h - blacks <= 1:
                 specs.extend(_black_three_specs(state, seat, kc))
         elif strays <= 1 and _canastas_reachable(kc, mnat, mwild, canastas) >= need:
-            feasible = _hand_can_go_out(state, seat, kc)
+            feasible = can_go_out(state, seat, kc)
             if feasible:
                 specs.extend(_going_out_specs(state, seat, MELD, None, specs))
         else:
             feasible = False
-    if (answer is None and not state.asked and state.drew == "stock" and not state.turn_melded
+    if (answer is None and not state.asked and state.drew == _STOCK and not state.turn_melded
             and rules.ask_partner and state.partners[seat] is not None):
         if feasible is None:
-            feasible = strays <= 1 and _hand_can_go_out(state, seat, kc)
+            feasible = strays <= 1 and can_go_out(state, seat, kc)
         if feasible:
             specs.append(_ASK)
     return specs
@@ -442,20 +464,15 @@ def _play_specs(state: GameState) -> list[Spec]:
 def _canastas_reachable(kc: list[int], mnat: list[int], mwild: list[int], canastas: int) -> int:
     """At most how many canastas the side could hold after this turn's melds."""
     wilds = kc[TWO] + kc[JOKER_KIND]
-    reachable = canastas + (1 if mwild[WILD_MELD] < 7 <= mwild[WILD_MELD] + wilds else 0)
+    reachable = canastas + (1 if mwild[WILD_MELD] < CANASTA_SIZE <= mwild[WILD_MELD] + wilds else 0)
     for r in range(NUM_NATURAL):
         w = mwild[r]
         size = mnat[r] + w
-        if size < 7 and size + kc[r] + (wilds if wilds < 3 - w else 3 - w) >= 7:
+        if size < CANASTA_SIZE and size + kc[r] + (wilds if wilds < MAX_WILDS - w else MAX_WILDS - w) >= CANASTA_SIZE:
             reachable += 1
     return reachable
 
 
-def _hand_can_go_out(state: GameState, seat: int, hand: list[int]) -> bool:
-    side = seat % state.sides
-    rules = state.rules
-    return can_go_out(hand, state.mnat[side], state.mwild[side], state.canastas[side],
-                      rules.canastas_to_go_out, rules.wilds_at_most_naturals, rules.wild_card_melds)
 
 
 def _going_out_specs(
@@ -553,10 +570,10 @@ def _group_choices(rank: int, naturals: int, twos: int, jokers: int, minimum: in
     choices = []
     for n in range(2, naturals + 1):
         for t in range(twos + 1):
-            for j in range(min(jokers, 3 - t) + 1):
+            for j in range(min(jokers, MAX_WILDS - t) + 1):
                 w = t + j
                 size = n + w
-                if size < 3 or w > 3 or (wam and w > n):
+                if size < MIN_MELD or w > MAX_WILDS or (wam and w > n):
                     continue
                 gv = n * v + 20 * t + 50 * j
                 rem = gv
@@ -587,7 +604,7 @@ def _first_melds(state: GameState, kc: list[int], minimum: int, top: int | None)
     options = []
     for r in range(NUM_NATURAL):
         if kc[r] >= 2 and r != top:
-            choices = _group_choices(r, kc[r], min(twos, 3), min(jokers, 3), minimum, wam)
+            choices = _group_choices(r, kc[r], min(twos, MAX_WILDS), min(jokers, MAX_WILDS), minimum, wam)
             if choices:
                 options.append(choices)
 
@@ -612,7 +629,7 @@ def _first_melds(state: GameState, kc: list[int], minimum: int, top: int | None)
         # A meld of wild cards among the first melds: then no wild card goes elsewhere.
         for t in range(twos + 1):
             for j in range(jokers + 1):
-                if t + j >= 3:
+                if t + j >= MIN_MELD:
                     value = 20 * t + 50 * j
                     removable = min(20 if t else 50, 50 if j else 20) if t + j >= 4 else value
                     starts.append((((WILD_MELD, 0, t, j),), value, removable, 0, 0))

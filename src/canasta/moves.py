@@ -18,12 +18,14 @@ canasta.errors.MoveSyntaxError: unknown move 'fly' (moves are draw, pile, meld, 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from .cards import (
     BLACK_THREE,
     JOKER_KIND,
     KIND,
     MELD_RANK_CHARS,
+    NUM_CODES,
     NUM_NATURAL,
     RED_THREE,
     TWO,
@@ -42,6 +44,33 @@ ASK = "ask"
 YES = "yes"
 NO = "no"
 ACTIONS = (DRAW, PILE, MELD, DISCARD, ASK, YES, NO)
+
+
+
+class Phase(StrEnum):
+    """Where a turn stands (RULES.md 5): draw, then play (meld and discard); answer while an
+    ``ask`` waits for the partner; over once the hand has ended.  Each is its text
+    (``Phase.DRAW == "draw"``), so positions, views and the protocol keep their strings.
+    """
+
+    DRAW = "draw"
+    PLAY = "play"
+    ANSWER = "answer"
+    OVER = "over"
+
+    def __repr__(self) -> str:
+        return f"Phase.{self.name}"
+
+
+class Drew(StrEnum):
+    """How the player to move began the turn: from the stock or by taking the pile."""
+
+    STOCK = "stock"
+    PILE = "pile"
+
+    def __repr__(self) -> str:
+        return f"Drew.{self.name}"
+
 
 RANK_NAMES = MELD_RANK_CHARS  # index = meld rank: A .. 4, then 3 (black threes), W (wild cards)
 
@@ -188,4 +217,8 @@ def _group(text: str, line: str) -> Group:
     return Group.of([_card(p, line) for p in parts], rank)
 
 
-_SIMPLE = {name: Move(name) for name in (DRAW, PILE, ASK, YES, NO)}
+SIMPLE_MOVES: dict[str, Move] = {name: Move(name) for name in (DRAW, PILE, ASK, YES, NO)}
+"""The moves without cards (``pile`` alone included), made once: equal moves may be shared."""
+_SIMPLE = SIMPLE_MOVES
+DISCARD_MOVES: tuple[Move, ...] = tuple(Move(DISCARD, card=code) for code in range(NUM_CODES))
+"""The discard of each card code, made once."""

@@ -29,7 +29,7 @@ from .cards import (
 )
 from .errors import CanastaError, PositionError
 from .rules import Rules
-from .state import GameState
+from .state import GameState, check_sitting_out
 
 POSITION_KEYS = ("rules", "dealer", "turn", "scores", "hands", "stock", "pile", "melds",
                  "red_threes", "melded", "frozen", "sitting_out")
@@ -92,34 +92,30 @@ def from_position(obj: object) -> GameState:
     if not isinstance(obj, Mapping):
         raise PositionError("a position must be a JSON object")
     rules = parse_rules(obj.get("rules", "classic"))
-    state = GameState(rules)
     p, sides = rules.players, rules.sides
     for key in ("dealer", "turn", "hands"):
         if key not in obj:
             raise PositionError(f"the position has no {key!r}")
-    state.dealer = _seat(obj["dealer"], "dealer", p)
-    state.turn = _seat(obj["turn"], "turn", p)
-    if rules.sit_out or obj.get("sitting_out") is not None:
-        state.set_sitting_out(obj.get("sitting_out"))
-        if state.turn == state.sitting_out:
-            raise PositionError(f"seat {state.turn} sits out this hand and cannot have the turn")
-    state.scores = _scores(obj.get("scores", [0] * sides), sides)
-    everything: list[int] = []
-    for seat, hand in enumerate(_per(obj["hands"], p, f"hands (one per seat, {p} seats)")):
-        for code in _cards(hand, f"hand of seat {seat}"):
-            state._give(seat, code)
-            everything.append(code)
+    dealer = _seat(obj["dealer"], "dealer", p)
+    turn = _seat(obj["turn"], "turn", p)
+    sitting_out = obj.get("sitting_out")
+    if rules.sit_out or sitting_out is not None:
+        check_sitting_out(rules, sitting_out)
+        if turn == sitting_out:
+            raise PositionError(f"seat {turn} sits out this hand and cannot have the turn")
+    scores = _scores(obj.get("scores", [0] * sides), sides)
+    hands = [_cards(hand, f"hand of seat {seat}")
+             for seat, hand in enumerate(_per(obj["hands"], p, f"hands (one per seat, {p} seats)"))]
+    everything: list[int] = [c for hand in hands for c in hand]
     stock = _cards(obj.get("stock", []), "stock")
     everything += stock
-    stock.reverse()
-    state.stock = stock
-    for code in _cards(obj.get("pile", []), "pile"):
-        state._discard_to_pile(code)
-        everything.append(code)
-    melds = _per(obj.get("melds", [{}] * sides), sides, "melds (one object per side)")
-    for side, side_melds in enumerate(melds):
+    pile = _cards(obj.get("pile", []), "pile")
+    everything += pile
+    melds: list[dict[int, list[int]]] = []
+    for side, side_melds in enumerate(_per(obj.get("melds", [{}] * sides), sides, "melds (one object per side)")):
         if not isinstance(side_melds, Mapping):
             raise PositionError(f"melds of side {side} must be an object rank -> cards")
+        placed: dict[int, list[int]] = {}
         for key, cards_text in side_melds.items():
             rank = _meld_rank(key, side)
             if rank == WILD_MELD and not rules.wild_card_melds:
@@ -127,29 +123,26 @@ def from_position(obj: object) -> GameState:
                                     "rules option wild_card_melds")
             cards = _cards(cards_text, f"meld {key} of side {side}")
             _check_meld(rank, cards, key, side)
-            state._add_to_meld(side, rank, cards)
+            placed.setdefault(rank, []).extend(cards)
             everything += cards
-    state.turn_cards = [0] * len(state.turn_cards)
-    reds = _per(obj.get("red_threes", [[]] * sides), sides, "red_threes (one list per side)")
-    for side, cards_text in enumerate(reds):
+        melds.append(placed)
+    red_threes = []
+    for side, cards_text in enumerate(_per(obj.get("red_threes", [[]] * sides), sides,
+                                           "red_threes (one list per side)")):
         cards = _cards(cards_text, f"red threes of side {side}")
         for code in cards:
             if KIND[code] != RED_THREE:
                 raise PositionError(f"red threes of side {side} hold {card_text(code)}, not a red three")
-        state.red3[side] = cards
+        red_threes.append(cards)
         everything += cards
     melded = obj.get("melded")
-    if melded is None:
-        state.melded = [state.meld_count[s % sides] > 0 for s in range(p)]
-    else:
+    if melded is not None:
         flags = _per(melded, p, "melded (one flag per seat)")
         if not all(isinstance(f, bool) for f in flags):
             raise PositionError("melded must hold true or false for each seat")
-        state.melded = list(flags)
     frozen = obj.get("frozen", False)
     if not isinstance(frozen, bool):
         raise PositionError(f"frozen must be true or false, not {frozen!r}")
-    state.frozen_extra = frozen
     for key in obj:
         if key not in POSITION_KEYS:
             raise PositionError(f"unknown position field {key!r}")
@@ -157,10 +150,11 @@ def from_position(obj: object) -> GameState:
         check_multiplicity(everything, rules.decks)
     except CanastaError as exc:
         raise PositionError(str(exc)) from None
-    if state.sitting_out is not None and state.hsize[state.sitting_out]:
-        raise PositionError(f"seat {state.sitting_out} sits out this hand and holds no cards")
-    state._begin_turn()
-    return state
+    if sitting_out is not None and hands[sitting_out]:
+        raise PositionError(f"seat {sitting_out} sits out this hand and holds no cards")
+    return GameState.setup(rules, dealer=dealer, turn=turn, hands=hands, stock=stock, pile=pile, melds=melds,
+                           red_threes=red_threes, melded=melded, frozen=frozen, scores=scores,
+                           sitting_out=sitting_out)
 
 
 def _meld_rank(key: object, side: int) -> int:

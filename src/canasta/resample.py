@@ -8,9 +8,9 @@ seen shuffled into the rest of the other hands and the stock.  Red threes go onl
 one can hide: the stock, or the hand of a seat that has not yet had a turn (a dealt red
 three is laid out at its holder's first turn).
 
-The state is built at the start of the turn with :func:`canasta.position.from_position`,
-then the turn's own fields (phase, what was drawn, the partner's answer, what was melded
-this turn) and the history are set from the view.
+The state is placed with :meth:`GameState.setup <canasta.state.GameState.setup>`, the
+turn's own fields (phase, what was drawn, the partner's answer, what was melded this turn)
+and the history taken from the view.
 
 >>> import random
 >>> from canasta.state import GameState
@@ -31,21 +31,22 @@ import random
 from collections import Counter
 from typing import Any
 
+from . import judge
 from .cards import (
     BLACK_THREE,
+    CANASTA_SIZE,
     KIND,
-    MELD_RANK_CHARS,
     NUM_CODES,
     NUM_KINDS,
+    NUM_MELD_RANKS,
     NUM_NATURAL,
     RED_THREE,
     WILD_KINDS,
-    card_text,
     full_deck,
 )
-from .moves import DISCARD, MELD, PILE, Move
-from .position import from_position
-from .state import GameState
+from .errors import CanastaError
+from .moves import DISCARD, MELD, PILE, Move, Phase
+from .state import GameState, TurnSoFar
 from .views import View
 
 
@@ -53,43 +54,31 @@ class Resampler:
     """Builds the public part of a view's state once, then deals hidden cards anew for each sample."""
 
     def __init__(self, view: View) -> None:
-        if view.phase == "over":
-            raise ValueError("the hand is over: there is nothing hidden to sample")
+        if view.phase == Phase.OVER:
+            raise CanastaError("the hand is over: there is nothing hidden to sample")
         self.view = view
         rules = view.rules
         self.rules = rules
         seat = view.seat
         players = rules.players
-        hands: list[list[str]] = [[] for _ in range(players)]
-        hands[seat] = [card_text(c) for c in view.hand]
-        for other in range(players):
-            if other != seat:
-                hands[other] = [card_text(c) for c in view.known[other]]
         freezers = any(KIND[c] >= RED_THREE or (KIND[c] == BLACK_THREE and rules.black_three_freezes)
                        for c in view.pile)
-        position: dict[str, Any] = {
-            "rules": rules.to_json(),
+        known_cards = [() if other == seat else view.known[other] for other in range(players)]
+        # Everything public, for GameState.setup; the hands get their hidden cards in _deal.
+        self.public: dict[str, Any] = {
             "dealer": view.dealer,
             "turn": view.turn,
-            "scores": list(view.scores),
-            "hands": hands,
-            "stock": [],
-            "pile": [card_text(c) for c in view.pile],
-            "melds": [{MELD_RANK_CHARS[r]: [card_text(c) for c in cards]
-                       for r, cards in melds.items()} for melds in view.melds],
-            "red_threes": [[card_text(c) for c in reds] for reds in view.red_threes],
-            "melded": list(view.melded),
+            "scores": view.scores,
+            "pile": view.pile,
+            "melds": view.melds,
+            "red_threes": view.red_threes,
+            "melded": view.melded,
             "frozen": view.pile_frozen and not freezers and not rules.pile_always_frozen,
+            "sitting_out": view.sitting_out,
+            "known": known_cards,
         }
-        if view.sitting_out is not None:
-            position["sitting_out"] = view.sitting_out
-        base = from_position(position)
-        for other in range(players):
-            if other != seat:
-                for c in view.known[other]:
-                    base.known[other][c] += 1
-        self._set_turn(base)
-        self.base = base
+        self.hands = [view.hand if other == seat else known_cards[other] for other in range(players)]
+        self._set_turn()
         # The unseen cards: the deck less every card in the view.
         counts = [0] * NUM_CODES
         for c in full_deck(rules.decks):
@@ -105,27 +94,27 @@ class Resampler:
         for c in seen:
             counts[c] -= 1
         if min(counts) < 0:
-            raise ValueError("the view shows more copies of a card than the deck holds")
+            raise CanastaError("the view shows more copies of a card than the deck holds")
         unseen = [c for c in range(NUM_CODES) for _ in range(counts[c])]
         self.reds = [c for c in unseen if KIND[c] == RED_THREE]
         self.others = [c for c in unseen if KIND[c] != RED_THREE]
         # Hidden places: (seat, count) for other hands; the stock is seat -1.
         self.slots = [(o, view.hand_sizes[o] - len(view.known[o])) for o in range(players) if o != seat]
         if any(n < 0 for _, n in self.slots):
-            raise ValueError("a hand is smaller than the cards known to be in it")
+            raise CanastaError("a hand is smaller than the cards known to be in it")
         hidden = sum(n for _, n in self.slots) + view.stock_size
         if hidden != len(unseen):
-            raise ValueError(f"the view hides {hidden} cards but {len(unseen)} are unseen")
+            raise CanastaError(f"the view hides {hidden} cards but {len(unseen)} are unseen")
         played = {s for s, _ in view.history} | {view.turn}
         self.red_seats = set() if rules.red_threes_at_deal else {
             o for o in range(players) if o != seat and o not in played
         }
 
-    def _set_turn(self, state: GameState) -> None:
-        """Set the fields of the turn in progress from the view's history."""
+    def _set_turn(self) -> None:
+        """The history and the turn in progress, from the view."""
         view = self.view
         history = [(s, Move.parse(text)) for s, text in view.history]
-        state.history = history
+        self.public["history"] = history
         start = 0
         for i, (_, move) in enumerate(history):
             if move.action == DISCARD:
@@ -139,7 +128,7 @@ class Resampler:
             card = history[start - 1][1].card
             assert card is not None
             top_rank = KIND[card]
-        cards = [0] * len(state.turn_cards)
+        cards = [0] * NUM_MELD_RANKS
         for s, move in this_turn:
             if s != turn or move.action not in (MELD, PILE):
                 continue
@@ -149,13 +138,14 @@ class Resampler:
                 rank = top_rank if top_rank is not None else (move.groups[0].rank if move.groups else None)
                 if rank is not None:
                     cards[rank] += 1
-        state.phase = view.phase
-        state.drew = view.drew
-        state.asked = view.asked
-        state.answer = view.answer
-        state.turn_melded = melded_now
-        state.turn_cards = cards
-        state.was_melded = earlier if melded_now else view.melded[turn]
+        self.public["turn_so_far"] = TurnSoFar(
+            phase=Phase(view.phase),
+            drew=view.drew,
+            asked=view.asked,
+            answer=view.answer,
+            turn_cards=tuple(cards),
+            was_melded=earlier if melded_now else view.melded[turn],
+        )
 
     def sample(self, rng: random.Random) -> GameState:
         """One state consistent with the view, the hidden cards dealt at random.
@@ -164,18 +154,18 @@ class Resampler:
         it could not have asked): samples whose asker's hand cannot are dealt again, and
         after ``ASK_TRIES`` failures the asker's hidden cards are chosen to fit its melds.
         """
-        if self.view.phase != "answer":
+        if self.view.phase != Phase.ANSWER:
             return self._deal(rng, None)
         asker = self.view.turn
         for _ in range(ASK_TRIES):
             state = self._deal(rng, None)
-            if state._can_go_out(asker, state.kc[asker]):
+            if judge.can_go_out(state, asker):
                 return state
         for _ in range(ASK_TRIES):
             state = self._deal(rng, self._going_out_cards(rng, asker))
-            if state._can_go_out(asker, state.kc[asker]):
+            if judge.can_go_out(state, asker):
                 return state
-        raise ValueError("no hand of the asker's size can go out with the cards unseen")
+        raise CanastaError("no hand of the asker's size can go out with the cards unseen")
 
     def _going_out_cards(self, rng: random.Random, asker: int) -> list[int]:
         """Hidden cards for the asker chosen to meld: its side's ranks first, then triples, then wild cards."""
@@ -218,11 +208,12 @@ class Resampler:
         ranks = [k for k in range(NUM_NATURAL) if k in melded]
         rng.shuffle(ranks)
         ranks.sort(key=lambda k: -len(view.melds[side][k]))
-        lacking = sum(1 for m in view.melds[side].values() if len(m) >= 7) < self.rules.canastas_to_go_out
+        lacking = (sum(1 for m in view.melds[side].values() if len(m) >= CANASTA_SIZE)
+                   < self.rules.canastas_to_go_out)
 
         def finish_canasta() -> None:
             if ranks and lacking:
-                take(ranks[0], 7 - len(view.melds[side][ranks[0]]) - hand[ranks[0]])
+                take(ranks[0], CANASTA_SIZE - len(view.melds[side][ranks[0]]) - hand[ranks[0]])
 
         steps = [fix_strays, finish_canasta]
         rng.shuffle(steps)
@@ -259,7 +250,6 @@ class Resampler:
 
     def _deal(self, rng: random.Random, fixed: list[int] | None) -> GameState:
         """Deal the hidden cards at random; ``fixed`` cards (if given) go to the asker first."""
-        state = self.base.copy()
         view = self.view
         stock_size = view.stock_size
         others = self.others[:]
@@ -279,14 +269,15 @@ class Resampler:
         reds = iter(self.reds)
         rest = iter(others)
         stock = [next(reds) if (-1, i) in red_at else next(rest) for i in range(stock_size)]
+        hands: list[list[int] | tuple[int, ...]] = list(self.hands)
         for o, n in self.slots:
             given = first.get(o, [])
-            for c in given:
-                state._give(o, c)
+            hand = [*hands[o], *given]
             for i in range(len(given), n):
-                state._give(o, next(reds) if (o, i) in red_at else next(rest))
-        state.stock = stock
-        return state
+                hand.append(next(reds) if (o, i) in red_at else next(rest))
+            hands[o] = hand
+        stock.reverse()  # setup takes the top card first; the order here is random anyway
+        return GameState.setup(self.rules, hands=hands, stock=stock, **self.public)
 
 
 ASK_TRIES = 100

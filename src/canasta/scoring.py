@@ -1,5 +1,11 @@
 """Scoring a hand, itemised (RULES.md 13-15; the score sheet of seed 000).
 
+:func:`side_score` is the one place the bonuses are added up: the engine's
+:func:`score_hand` and the scorekeeper both call it.  :func:`canasta_kind` is the one
+definition of what a canasta is called.
+
+>>> canasta_kind(5, 2), canasta_kind(0, 7), canasta_kind(6, 0)
+('mixed', 'wild', None)
 >>> s = SideScore(natural_canastas=1, mixed_canastas=1, canasta_bonus=800, red_threes=2,
 ...               red_three_points=200, going_out=100, melded=250, in_hand=35)
 >>> s.bonuses, s.cards, s.total
@@ -9,13 +15,39 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from operator import mul
+from typing import TYPE_CHECKING, Any, Literal
+
+from .cards import BLACK_THREE, CANASTA_SIZE, VALUE, WILD_MELD
+
+if TYPE_CHECKING:
+    from .rules import Rules
+    from .state import GameState
 
 NATURAL_CANASTA = 500
 MIXED_CANASTA = 300
 GOING_OUT = 100
 GOING_OUT_CONCEALED = 200
 """Bonuses (RULES.md 4, 12; seed 000's score sheet)."""
+
+CanastaKind = Literal["natural", "mixed", "wild"]
+"""What a canasta is called: no wild card, some wild cards, or wild cards only."""
+
+OutKind = Literal["", "out", "concealed"]
+"""How a side went out: not at all, out, or out concealed (RULES.md 12)."""
+
+
+def canasta_kind(naturals: int, wilds: int) -> CanastaKind | None:
+    """The kind of canasta a meld of ``naturals`` and ``wilds`` is, or None if it is none yet.
+
+    A meld of seven or more cards is a canasta: natural without wild cards, mixed with
+    some, and wild when it holds wild cards only (a meld of wild cards, ``wild_card_melds``).
+    """
+    if naturals + wilds < CANASTA_SIZE:
+        return None
+    if not wilds:
+        return "natural"
+    return "mixed" if naturals else "wild"
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,12 +57,14 @@ class SideScore:
     natural_canastas: int = 0
     mixed_canastas: int = 0
     wild_canastas: int = 0  # canastas of wild cards only (wild_card_melds)
-    canasta_bonus: int = 0  # less any penalty for an unfinished meld of wild cards
+    canasta_bonus: int = 0  # every canasta's bonus, less any penalty for an unfinished meld of wild cards
     red_threes: int = 0
     red_three_points: int = 0  # negative when they count against a side with no meld
     going_out: int = 0
     melded: int = 0  # points of the side's melded cards
     in_hand: int = 0  # points of the cards left in its players' hands (subtracted)
+    wild_bonus: int = 0  # the part of canasta_bonus earned by canastas of wild cards
+    wild_penalty: int = 0  # the penalty for an unfinished meld of wild cards (taken off canasta_bonus)
 
     @property
     def bonuses(self) -> int:
@@ -63,6 +97,8 @@ class SideScore:
                 "going_out": self.going_out,
                 "melded": self.melded,
                 "in_hand": -self.in_hand,
+                "wild_bonus": self.wild_bonus,
+                "wild_penalty": -self.wild_penalty,
             },
         }
 
@@ -89,6 +125,85 @@ class HandResult:
         }
 
 
+def side_score(
+    rules: Rules,
+    *,
+    natural: int = 0,
+    mixed: int = 0,
+    wild: int = 0,
+    unfinished_wild: bool = False,
+    red_threes: int = 0,
+    has_melded: bool,
+    out: OutKind = "",
+    melded: int = 0,
+    in_hand: int = 0,
+) -> SideScore:
+    """One side's score from its items: the only place the bonuses are added up (RULES.md 13-14).
+
+    Red threes count against a side that has not melded; ``out`` is ``"out"`` or
+    ``"concealed"`` for the side that went out (concealed earns more only under
+    ``concealed_bonus``).
+
+    >>> from canasta.rules import Rules
+    >>> side_score(Rules.parse("classic"), natural=1, red_threes=1, has_melded=True, out="out",
+    ...            melded=200, in_hand=15).total
+    885
+    """
+    red = rules.red_three_points(red_threes)
+    going_out = 0
+    if out:
+        going_out = GOING_OUT_CONCEALED if out == "concealed" and rules.concealed_bonus else GOING_OUT
+    wild_bonus = rules.wild_canasta_bonus * wild
+    penalty = rules.unfinished_wild_meld_penalty if unfinished_wild else 0
+    return SideScore(
+        natural_canastas=natural,
+        mixed_canastas=mixed,
+        wild_canastas=wild,
+        canasta_bonus=NATURAL_CANASTA * natural + MIXED_CANASTA * mixed + wild_bonus - penalty,
+        red_threes=red_threes,
+        red_three_points=red if has_melded else -red,
+        going_out=going_out,
+        melded=melded,
+        in_hand=in_hand,
+        wild_bonus=wild_bonus,
+        wild_penalty=penalty,
+    )
+
+
+def score_hand(state: GameState, went_out: int | None, concealed: bool) -> HandResult:
+    """Score every side of a finished hand, item by item (RULES.md 13-14)."""
+    rules = state.rules
+    sides = []
+    concealed = concealed and rules.concealed_bonus
+    value = VALUE.__getitem__
+    for side in range(state.sides):
+        kinds = {"natural": 0, "mixed": 0, "wild": 0}
+        melded_points = 0
+        unfinished_wild = False
+        mwild = state.mwild[side]
+        for rank, meld in enumerate(state.melds[side]):
+            if meld is None:
+                continue
+            melded_points += sum(map(value, meld))
+            if rank == BLACK_THREE:
+                continue
+            kind = canasta_kind(len(meld) - mwild[rank], mwild[rank])
+            if kind is not None:
+                kinds[kind] += 1
+            elif rank == WILD_MELD:
+                unfinished_wild = True
+        in_hand = sum([sum(map(mul, VALUE, state.cc[seat])) for seat in range(side, state.players, state.sides)])
+        out: OutKind = ""
+        if went_out is not None and went_out % state.sides == side:
+            out = "concealed" if concealed else "out"
+        sides.append(side_score(
+            rules, natural=kinds["natural"], mixed=kinds["mixed"], wild=kinds["wild"],
+            unfinished_wild=unfinished_wild, red_threes=len(state.red3[side]),
+            has_melded=state.meld_count[side] > 0, out=out, melded=melded_points, in_hand=in_hand,
+        ))
+    return HandResult(tuple(sides), went_out, concealed)
+
+
 def match_winner(scores: tuple[int, ...] | list[int], target: int) -> int | None:
     """The side that has won at ``scores``: the highest of those at the target, if alone there."""
     reached = [s for s in scores if s >= target]
@@ -98,3 +213,7 @@ def match_winner(scores: tuple[int, ...] | list[int], target: int) -> int | None
     if list(scores).count(best) > 1:
         return None
     return list(scores).index(best)
+
+
+__all__ = ["GOING_OUT", "GOING_OUT_CONCEALED", "MIXED_CANASTA", "NATURAL_CANASTA", "CanastaKind", "HandResult",
+           "OutKind", "SideScore", "canasta_kind", "match_winner", "score_hand", "side_score"]

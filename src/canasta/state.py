@@ -1,64 +1,79 @@
-"""The state of one hand of Canasta: a phase machine that checks and applies moves.
+"""The state of one hand of Canasta: a phase machine that applies moves.
 
 Rules clauses refer to ``shared/spec/RULES.md`` (the default game follows seed 000).
-A turn is ``draw`` (draw or take the pile) -> ``play`` (meld, then discard) -> next seat;
-``ask`` moves to ``answer``, where the partner says ``yes`` or ``no``.  ``over`` ends the hand.
+A turn is :attr:`Phase.DRAW` (draw or take the pile) -> :attr:`Phase.PLAY` (meld, then
+discard) -> next seat; ``ask`` moves to :attr:`Phase.ANSWER`, where the partner says
+``yes`` or ``no``.  :attr:`Phase.OVER` ends the hand.
 
-Every rule lives in one check (:meth:`GameState.check` and the judges it calls), which
-raises :class:`IllegalMoveError` with a sentence a player understands.  :meth:`push`
-applies a move without checking: the fast path for search.  :meth:`play` parses, checks
-and applies.
+The rules themselves live in :mod:`canasta.judge`: :meth:`GameState.check` raises
+:class:`IllegalMoveError` with its sentence.  :meth:`push` applies a move without checking:
+the fast path for search.  :meth:`play` parses, checks and applies.  :meth:`setup` is the
+one way to place cards (positions, resampling, tests).  Chance is a seam:
+:meth:`dealable` and :meth:`deal_card` let a caller say which card the stock yields next.
+
+>>> s = GameState.deal("classic", rng=random.Random(1))
+>>> s
+<GameState classic: seat 1 to draw, stock 62, pile 2, hands 11 11 11 11>
+>>> lm = s.legal_moves()
+>>> s.play("draw")
+Move.parse('draw')
+>>> "draw" in lm, "draw" in [str(m) for m in lm]
+(False, False)
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
+from . import judge
 from .cards import (
     BLACK_THREE,
+    CANASTA_SIZE,
     IS_WILD,
     JOKER_KIND,
     KIND,
-    KIND_VALUE,
     NUM_CODES,
     NUM_KINDS,
     NUM_MELD_RANKS,
     RED_THREE,
+    RED_THREE_CODES,
     TWO,
-    VALUE,
-    WILD_MELD,
     card_text,
     check_multiplicity,
     codes_from_counts,
-    kind_name,
     shuffled_deck,
 )
 from .errors import CardError, IllegalMoveError, PositionError
-from .goingout import can_go_out
 from .legal import LegalMoves
-from .moves import ASK, DISCARD, DRAW, MELD, NO, PILE, YES, Group, Move
+from .moves import ASK, DISCARD, DISCARD_MOVES, DRAW, MELD, PILE, SIMPLE_MOVES, YES, Drew, Group, Move, Phase
 from .rules import Rules
-from .scoring import (
-    GOING_OUT,
-    GOING_OUT_CONCEALED,
-    MIXED_CANASTA,
-    NATURAL_CANASTA,
-    HandResult,
-    SideScore,
-    match_winner,
-)
+from .scoring import HandResult, match_winner, score_hand
+from .views import View, make_view
 
-if TYPE_CHECKING:
-    from .views import View
-
-DRAW_PHASE = "draw"
-PLAY_PHASE = "play"
-ANSWER_PHASE = "answer"
-OVER_PHASE = "over"
+DRAW_PHASE = Phase.DRAW
+PLAY_PHASE = Phase.PLAY
+ANSWER_PHASE = Phase.ANSWER
+OVER_PHASE = Phase.OVER
+_STOCK = Drew.STOCK
+_PILE = Drew.PILE
 
 
+@dataclass(frozen=True, slots=True)
+class TurnSoFar:
+    """A turn part played, for :meth:`GameState.setup` (a view resampled mid-turn).
+
+    ``turn_cards`` counts the cards laid on each meld rank this turn; ``was_melded`` says
+    whether the player had melded before this turn (None: its ``melded`` flag).
+    """
+
+    phase: Phase = Phase.DRAW
+    drew: Drew | None = None
+    asked: bool = False
+    answer: bool | None = None
+    turn_cards: tuple[int, ...] = ()
+    was_melded: bool | None = None
 
 
 class GameState:
@@ -98,6 +113,7 @@ class GameState:
         "sides",
         "sitting_out",
         "stock",
+        "stock_open",
         "turn",
         "turn_cards",
         "turn_melded",
@@ -109,7 +125,7 @@ class GameState:
     sides: int
     dealer: int
     turn: int
-    phase: str
+    phase: Phase
     scores: list[int]
     cc: list[list[int]]
     kc: list[list[int]]
@@ -129,7 +145,7 @@ class GameState:
     melded: list[bool]
     known: list[list[int]]
     history: list[tuple[int, Move]]
-    drew: str | None
+    drew: Drew | None
     asked: bool
     answer: bool | None
     turn_melded: bool
@@ -137,13 +153,14 @@ class GameState:
     was_melded: bool
     result: HandResult | None
     sitting_out: int | None
+    stock_open: int
     nxt: tuple[int, ...]
     partners: tuple[int | None, ...]
 
     # -- construction -------------------------------------------------------------------
 
     def __init__(self, rules: Rules | str = "classic") -> None:
-        """An empty table; use :meth:`deal` or :func:`canasta.position.from_position`."""
+        """An empty table; use :meth:`deal`, :meth:`setup` or :func:`canasta.position.from_position`."""
         self.rules = rules if isinstance(rules, Rules) else Rules.parse(rules)
         self.players = self.rules.players
         self.sides = self.rules.sides
@@ -178,17 +195,12 @@ class GameState:
         self.turn_cards = [0] * NUM_MELD_RANKS
         self.was_melded = False
         self.result = None
+        self.stock_open = 0  # the bottom stock cards whose order chance has not fixed (see deal_card)
         self._seat(0 if self.rules.sit_out else None)
 
     def set_sitting_out(self, seat: int | None) -> None:
         """Name the seat that sits out this hand (five-player), or None; sets the seating order."""
-        if seat is None and self.rules.sit_out:
-            raise PositionError(f"{self.rules.preset}: name the seat that sits out this hand")
-        if seat is not None:
-            if not self.rules.sit_out:
-                raise PositionError(f"nobody sits out in {self.rules.preset}")
-            if not isinstance(seat, int) or not 0 <= seat < self.players or seat % self.sides != 0:
-                raise PositionError(f"the seat sitting out must be a seat of side 0, not {seat!r}")
+        check_sitting_out(self.rules, seat)
         self._seat(seat)
 
     def _seat(self, seat: int | None) -> None:
@@ -261,6 +273,7 @@ class GameState:
             up = cards.pop()
             state._discard_to_pile(up)
         state.stock = cards
+        state.stock_open = len(cards)
         if r.red_threes_at_deal:
             seat = state.turn
             for _ in range(r.seated):
@@ -270,6 +283,101 @@ class GameState:
                 seat = state.nxt[seat]
         state._begin_turn()
         return state
+
+    @classmethod
+    def setup(
+        cls,
+        rules: Rules | str = "classic",
+        *,
+        dealer: int,
+        turn: int,
+        hands: Sequence[Sequence[int]],
+        stock: Sequence[int] = (),
+        pile: Sequence[int] = (),
+        melds: Sequence[Mapping[int, Sequence[int]]] | None = None,
+        red_threes: Sequence[Sequence[int]] | None = None,
+        melded: Sequence[bool] | None = None,
+        frozen: bool = False,
+        scores: Sequence[int] | None = None,
+        sitting_out: int | None = None,
+        known: Sequence[Sequence[int]] | None = None,
+        history: Sequence[tuple[int, Move]] = (),
+        turn_so_far: TurnSoFar | None = None,
+    ) -> GameState:
+        """A state from card codes: the one way to place cards (positions, resampling, tests).
+
+        ``stock`` lists its top card first, ``pile`` its top card last; ``melds`` map a meld
+        rank to its cards, one mapping per side; ``melded`` says which seats have melded
+        (default: those whose side has a meld); ``frozen`` freezes the pile beyond its
+        cards (a black three covered at the deal); ``known`` are the cards known to be in
+        each hand (taken with the pile).  Without ``turn_so_far`` the state is at the start
+        of ``turn``, whose red threes are laid out (RULES.md 2); with it, mid-turn.  The
+        cards are trusted: :func:`canasta.position.from_position` checks positions from outside.
+
+        >>> s = GameState.setup("classic", dealer=3, turn=0, hands=[[0, 1], [5], [9], [13]],
+        ...                     stock=[20, 21], pile=[30], melds=[{0: [2, 3, 0]}, {}])
+        >>> s.meld_cards(0), s.phase, s.stock[-1]
+        ({0: [2, 3, 0]}, Phase.DRAW, 20)
+        """
+        state = cls(rules)
+        r = state.rules
+        p, sides = r.players, r.sides
+        if not 0 <= dealer < p or not 0 <= turn < p:
+            raise PositionError(f"dealer and turn must be seats from 0 to {p - 1}, not {dealer} and {turn}")
+        state.dealer = dealer
+        state.turn = turn
+        if r.sit_out or sitting_out is not None:
+            state.set_sitting_out(sitting_out)
+            if turn == state.sitting_out:
+                raise PositionError(f"seat {turn} sits out this hand and cannot have the turn")
+        if scores is not None:
+            if len(scores) != sides:
+                raise PositionError(f"scores hold one number per side ({sides}), not {len(scores)}")
+            state.scores = list(scores)
+        if len(hands) != p:
+            raise PositionError(f"hands hold one hand per seat ({p}), not {len(hands)}")
+        for seat, hand in enumerate(hands):
+            for code in hand:
+                state._give(seat, code)
+        state.stock = list(reversed(stock))
+        state.stock_open = len(state.stock)
+        for code in pile:
+            state._discard_to_pile(code)
+        for side, side_melds in enumerate(melds or ()):
+            for rank, cards in side_melds.items():
+                state._add_to_meld(side, rank, list(cards))
+        state.turn_cards = [0] * NUM_MELD_RANKS
+        for side, reds in enumerate(red_threes or ()):
+            state.red3[side] = list(reds)
+        if melded is None:
+            state.melded = [state.meld_count[s % sides] > 0 for s in range(p)]
+        else:
+            if len(melded) != p:
+                raise PositionError(f"melded holds one flag per seat ({p}), not {len(melded)}")
+            state.melded = [bool(f) for f in melded]
+        state.frozen_extra = frozen
+        for seat, cards in enumerate(known or ()):
+            for code in cards:
+                state.known[seat][code] += 1
+        state.history = list(history)
+        if turn_so_far is None:
+            state._begin_turn()
+        else:
+            t = turn_so_far
+            state.phase = Phase(t.phase)
+            state.drew = None if t.drew is None else Drew(t.drew)
+            state.asked = t.asked
+            state.answer = t.answer
+            if t.turn_cards:
+                state.turn_cards = list(t.turn_cards)
+            state.turn_melded = any(state.turn_cards)
+            state.was_melded = state.melded[turn] if t.was_melded is None else t.was_melded
+        return state
+
+    def __repr__(self) -> str:
+        where = f"seat {self.to_act} to {self.phase}" if self.phase != OVER_PHASE else "over"
+        return (f"<GameState {self.rules.preset}: {where}, stock {len(self.stock)}, pile {len(self.pile)}, "
+                f"hands {' '.join(str(n) for n in self.hsize)}>")
 
     def copy(self) -> GameState:
         """An independent copy (for search); much cheaper than ``copy.deepcopy``."""
@@ -309,6 +417,7 @@ class GameState:
         new.was_melded = self.was_melded
         new.result = self.result
         new.sitting_out = self.sitting_out
+        new.stock_open = self.stock_open
         new.nxt = self.nxt
         new.partners = self.partners
         return new
@@ -355,7 +464,9 @@ class GameState:
 
     def frozen_for(self, side: int) -> bool:
         """Frozen against this side (always so for a side with no meld; RULES.md 8)."""
-        return self.meld_count[side] == 0 or self.pile_frozen()
+        # pile_frozen() spelled out: this is on the move generator's hot path
+        return (self.meld_count[side] == 0 or self.freezers > 0 or self.frozen_extra
+                or self.rules.pile_always_frozen)
 
     def minimum(self, side: int) -> int:
         """The side's first-meld minimum for this hand (from its score before the hand)."""
@@ -393,8 +504,6 @@ class GameState:
 
     def view(self, seat: int) -> View:
         """What one seat may know (see :mod:`canasta.views`)."""
-        from .views import make_view
-
         return make_view(self, seat)
 
     def play(self, move: Move | str) -> Move:
@@ -417,23 +526,25 @@ class GameState:
 
     def check(self, move: Move) -> None:
         """Raise :class:`IllegalMoveError` with the reason when ``move`` may not be played now."""
-        reason = self._reason(move)
+        reason = judge.reason(self, move)
         if reason is not None:
             raise IllegalMoveError(f"{reason}: {move}")
 
     def push(self, move: Move) -> None:
         """Apply a move without checking it (the caller knows it is legal)."""
         action = move.action
+        if action == DISCARD:
+            assert move.card is not None
+            self.push_discard(move.card)
+            return
+        if action == DRAW:
+            self.push_draw()
+            return
         seat = self.turn
         if self.phase == ANSWER_PHASE:
             seat = self.to_act
         self.history.append((seat, move))
-        if action == DISCARD:
-            assert move.card is not None
-            self._apply_discard(move.card)
-        elif action == DRAW:
-            self._apply_draw()
-        elif action == MELD:
+        if action == MELD:
             self._apply_groups(move.groups, None)
             if self.hsize[seat] == 0:
                 self._end_hand(seat)
@@ -446,276 +557,120 @@ class GameState:
             self.answer = action == YES
             self.phase = PLAY_PHASE
 
-    # -- the checks (one rule, one place) -----------------------------------------------
-
-    def _reason(self, move: Move) -> str | None:
-        phase = self.phase
-        action = move.action
-        if phase == OVER_PHASE:
-            return "the hand is over"
-        if phase == ANSWER_PHASE:
-            if action in (YES, NO):
-                return None
-            return "your partner must first answer 'may I go out?' with yes or no"
-        if action in (YES, NO):
-            return "nobody has asked 'may I go out?'"
+    def push_draw(self) -> None:
+        """``push`` of ``draw``, unchecked: the whole of it, so the fast path of playouts is one call."""
+        self.history.append((self.turn, _DRAW_MOVE))
         seat = self.turn
-        if action == DRAW:
-            if phase != DRAW_PHASE:
-                return "you have already drawn this turn"
-            if not self.stock:
-                forced = self._forced_pile_reason()
-                if forced is not None:
-                    return forced
-            return None
-        if action == PILE:
-            if phase != DRAW_PHASE:
-                return "you have already drawn this turn; the pile is taken instead of drawing"
-            held = self._held_reason(seat, move.cards)
-            if held is not None:
-                return held
-            return self._judge_pile(seat, _kind_groups(move.groups))
-        if phase == DRAW_PHASE:
-            if action == ASK:
-                return "ask after drawing from the stock, before melding anything"
-            return "draw from the stock or take the pile first"
-        if action == DISCARD:
-            assert move.card is not None
-            held = self._held_reason(seat, (move.card,))
-            if held is not None:
-                return held
-            return self._judge_discard(seat)
-        if action == MELD:
-            held = self._held_reason(seat, move.cards)
-            if held is not None:
-                return held
-            return self._judge_meld(seat, _kind_groups(move.groups))
-        return self._judge_ask(seat)
+        stock = self.stock
+        if not stock:
+            self._end_hand(None)
+            return
+        cc = self.cc[seat]
+        kc = self.kc[seat]
+        for drawn in range(self.rules.draw):
+            if drawn and not stock:
+                break
+            code = stock.pop()
+            kind = KIND[code]
+            while kind == RED_THREE:  # laid out at once and replaced (RULES.md 2)
+                self.red3[seat % self.sides].append(code)
+                if not stock:  # the last card was a red three: the hand ends at once
+                    self._end_hand(None)
+                    return
+                code = stock.pop()
+                kind = KIND[code]
+            cc[code] += 1
+            kc[kind] += 1
+            if kc[kind] == 1:
+                self.kmask[seat] |= 1 << kind
+            self.hsize[seat] += 1
+        self.drew = _STOCK
+        self.phase = PLAY_PHASE
 
-    def _held_reason(self, seat: int, cards: Iterable[int]) -> str | None:
-        need: dict[int, int] = {}
-        for c in cards:
-            need[c] = need.get(c, 0) + 1
-        counts = self.cc[seat]
-        for c, n in need.items():
-            if counts[c] < n:
-                if counts[c] == 0:
-                    return f"you do not hold {card_text(c)}"
-                return f"you hold only {counts[c]} {card_text(c)}"
-        return None
+    def push_discard(self, code: int) -> None:
+        """``push`` of a discard of ``code``, unchecked: the whole of it, one call for the fast path."""
+        seat = self.turn
+        self.history.append((seat, DISCARD_MOVES[code]))
+        self._take(seat, code)
+        self._discard_to_pile(code)
+        if self.hsize[seat] == 0:
+            self._end_hand(seat)
+            return
+        self.turn = self.nxt[seat]
+        self._begin_turn()
 
-    def _forced_pile_reason(self) -> str | None:
-        """RULES.md 9: with no stock, a pile whose top fits the side's meld must be taken."""
-        if self._judge_pile(self.turn, ()) is None:
-            top = self.pile[-1]
-            return (
-                f"the stock is empty and the top card {card_text(top)} fits your side's meld of "
-                f"{kind_name(KIND[top])}: you must take the pile"
-            )
-        return None
+    # -- the checks: see canasta.judge -------------------------------------------------
 
     def may_go_out(self, side: int, canastas: int | None = None) -> bool:
         """Could the player to move go out with ``canastas`` (default: the side's now)?"""
-        if canastas is None:
-            canastas = self.canastas[side]
-        return canastas >= self.rules.canastas_to_go_out and self.answer is not False
+        return judge.may_go_out(self, side, canastas)
 
-    def _out_reason(self, side: int) -> str:
-        if self.answer is False:
-            return "your partner said no, so you may not go out this turn"
-        need = self.rules.canastas_to_go_out
-        what = "a canasta" if need == 1 else f"{need} canastas"
-        return f"you may not go out before your side has {what}"
+    # -- chance -------------------------------------------------------------------------
 
-    def _judge_discard(self, seat: int) -> str | None:
-        side = seat % self.sides
-        if self.hsize[seat] == 1:
-            if not self.may_go_out(side):
-                return self._out_reason(side) + ", so you must keep a card"
-            return None
-        if self.answer is True:
-            return "your partner said yes: you must go out this turn, so discard only your last card"
-        return None
+    def dealable(self) -> list[int]:
+        """The cards chance may deal next from the stock, as a count per card code.
 
-    def _judge_ask(self, seat: int) -> str | None:
-        r = self.rules
-        if not r.ask_partner:
-            return "at this table nobody asks the partner"
-        if self.partners[seat] is None:
-            return "you have no partner to ask"
-        if self.asked:
-            return "you have already asked this turn"
-        if self.drew != "stock":
-            return "ask only after drawing from the stock, not after taking the pile"
-        if self.turn_melded:
-            return "ask before you meld anything this turn"
-        if not self._can_go_out(seat, self.kc[seat]):
-            return "you could not go out this turn, so there is nothing to ask"
-        return None
-
-    def _can_go_out(self, seat: int, hand: Sequence[int]) -> bool:
-        side = seat % self.sides
-        return can_go_out(
-            hand, self.mnat[side], self.mwild[side], self.canastas[side],
-            self.rules.canastas_to_go_out, self.rules.wilds_at_most_naturals, self.rules.wild_card_melds,
-        )
-
-    def _judge_meld(self, seat: int, groups: dict[int, list[int]]) -> str | None:
-        if not groups:
-            return "meld needs at least one group of cards"
-        return self._judge_groups(seat, groups, None, 0)
-
-    def _judge_pile(self, seat: int, groups: dict[int, list[int]] | tuple[()]) -> str | None:
-        pile = self.pile
-        if not pile:
-            return "the pile is empty"
-        top = pile[-1]
-        tk = KIND[top]
-        if tk == JOKER_KIND or tk == TWO:
-            return "a wild card on top of the pile blocks it"
-        if tk == BLACK_THREE:
-            return "a black three on top of the pile blocks it"
-        if tk == RED_THREE:
-            return "a red three on top of the pile blocks it"
-        h = self.hsize[seat]
-        if h == 1 and len(pile) == 1:
-            return "with one card in your hand you may not take a pile of one card"
-        side = seat % self.sides
-        merged: dict[int, list[int]] = {r: g[:] for r, g in groups.items()} if groups else {}
-        own = merged.get(tk)
-        rank = kind_name(tk)
-        exists = self.melds[side][tk] is not None
-        if self.frozen_for(side):
-            why = "the pile is frozen" if self.pile_frozen() else "the pile is frozen against a side with no meld"
-            if own is None or own[0] < 2:
-                return f"{why}: you need two natural {rank} from your hand to take it"
-            if own[1] or own[2]:
-                return f"{why}: wild cards cannot help take it, only two natural {rank} from your hand"
-        else:
-            r = self.rules
-            if r.two_naturals_to_take and (own is None or own[0] < 2):
-                return f"at this table the pile needs two natural {rank} from your hand"
-            if (r.no_pile_for_finished_canasta and exists and self.mnat[side][tk] + self.mwild[side][tk] >= 7
-                    and (own is None or own[0] < 2)):
-                return (f"at this table the pile may not be taken just to add its top card to "
-                        f"your finished canasta of {rank}")
-            if not exists and (own is None or own[0] == 0):
-                return (f"to take the pile you must meld its top card: you need two natural {rank}, "
-                        f"or one and a wild card, or a meld of {rank} on your side")
-        if own is None:
-            merged[tk] = [0, 0, 0]
-        # The rest of the pile joins the hand, but for its red threes, which are laid out.
-        gained = len(pile) - 1 - sum(1 for c in pile if KIND[c] == RED_THREE)
-        return self._judge_groups(seat, merged, tk, gained)
-
-    def _judge_groups(
-        self, seat: int, groups: dict[int, list[int]], top: int | None, gained: int
-    ) -> str | None:
-        """Judge melding ``groups`` (rank -> [naturals, twos, jokers] from the hand).
-
-        ``top`` is the rank of the pile's top card, which joins that group; ``gained`` is
-        how many more cards the pile then adds to the hand.
+        These are the stock's cards whose place :meth:`deal_card` has not fixed; unless a
+        caller fixes them, the stock's order (the shuffle) decides.
         """
-        side = seat % self.sides
-        r = self.rules
-        mnat = self.mnat[side]
-        mwild = self.mwild[side]
-        exists = self.melds[side]
-        used = 0
-        value = 0
-        new_canastas = 0
-        black = False
-        wild_meld = exists[WILD_MELD] is not None
-        wilds_elsewhere = False
-        for rank, (n, t, j) in groups.items():
-            w = t + j
-            used += n + w
-            if rank == WILD_MELD:
-                if not r.wild_card_melds:
-                    return "a group of wild cards only must name the meld it joins, like K: 2C JK"
-                size = mwild[WILD_MELD]
-                if size + w < 3:
-                    return "a meld of wild cards needs at least three of them"
-                if size < 7 <= size + w:
-                    new_canastas += 1
-                wild_meld = True
-                value += 20 * t + 50 * j
-                continue
-            if w:
-                wilds_elsewhere = True
-            if rank == RED_THREE:
-                return "red threes are never melded; they are laid out"
-            if rank == BLACK_THREE:
-                if w:
-                    return "black threes are melded without wild cards"
-                total = mnat[BLACK_THREE] + n
-                if not 3 <= total <= 4:
-                    return "a meld of black threes holds 3 or 4 of them"
-                black = True
-                value += 5 * n
-                continue
-            extra = 1 if rank == top else 0
-            nat = mnat[rank] + n + extra
-            wild = mwild[rank] + w
-            name = kind_name(rank)
-            if exists[rank] is None:
-                if n + extra == 0:
-                    return f"your side has no meld of {name} to add wild cards to"
-                if n + extra < 2:
-                    theirs = any(self.melds[o][rank] is not None for o in range(self.sides) if o != side)
-                    if theirs:
-                        return (f"your side has no meld of {name}, and you may not add to the other "
-                                f"side's meld")
-                    return f"a new meld needs at least two natural cards: you have one of the {name}"
-                if nat + wild < 3:
-                    return f"a meld needs at least three cards: {nat + wild} {name} are not enough"
-            if wild > 3:
-                return f"a meld holds at most three wild cards; your meld of {name} would hold {wild}"
-            if r.wilds_at_most_naturals and wild > nat:
-                return f"at this table a meld may not hold more wild cards than natural ones ({name})"
-            before = mnat[rank] + mwild[rank]
-            if before < 7 <= nat + wild:
-                new_canastas += 1
-            value += (n + extra) * KIND_VALUE[rank] + 20 * t + 50 * j
-        if wild_meld and wilds_elsewhere:
-            return "a side with a meld of wild cards may not use wild cards in its other melds"
-        left = self.hsize[seat] - used + gained
-        if left < 0:
-            return "you do not hold those cards"
-        out_ok = self.may_go_out(side, self.canastas[side] + new_canastas)
-        if left <= 1 and not out_ok:
-            return self._out_reason(side) + ", so you must keep at least two cards after melding"
-        if black and not (left <= 1 and out_ok):
-            return "black threes may be melded only when going out"
-        if self.meld_count[side] == 0:
-            concealed = top is None and self.drew == "stock" and not self.was_melded and left <= 1
-            minimum = self.minimum(side)
-            if value < minimum and not concealed:
-                return (f"your side's first meld must be worth at least {minimum} "
-                        f"(these cards are worth {value})")
-        if self.answer is True and left >= 1 and top is None:
-            hand = self.kc[seat][:]
-            for rank, (n, t, j) in groups.items():
-                hand[rank] -= n
-                hand[TWO] -= t
-                hand[JOKER_KIND] -= j
-            if not self._can_go_out_after(seat, hand, groups):
-                return "your partner said yes: you must go out this turn, and after this meld you could not"
-        return None
+        counts = [0] * NUM_CODES
+        for code in self.stock[:self.stock_open if self.stock_open < len(self.stock) else len(self.stock)]:
+            counts[code] += 1
+        return counts
 
-    def _can_go_out_after(self, seat: int, hand: list[int], groups: dict[int, list[int]]) -> bool:
-        side = seat % self.sides
-        mnat = self.mnat[side][:]
-        mwild = self.mwild[side][:]
-        canastas = self.canastas[side]
-        for rank, (n, t, j) in groups.items():
-            before = mnat[rank] + mwild[rank]
-            mnat[rank] += n
-            mwild[rank] += t + j
-            if before < 7 <= mnat[rank] + mwild[rank]:
-                canastas += 1
-        return can_go_out(hand, mnat, mwild, canastas, self.rules.canastas_to_go_out,
-                          self.rules.wilds_at_most_naturals, self.rules.wild_card_melds)
+    def deal_card(self, code: int) -> None:
+        """Fix the next card chance deals from the stock: ``code``, one of :meth:`dealable`.
+
+        Cards fixed this way come off the stock in the order they were fixed (after any fixed
+        before), like PokerKit's manual dealing; the other cards stay in no set order.
+        """
+        stock = self.stock
+        free = min(self.stock_open, len(stock))
+        for i in range(free - 1, -1, -1):
+            if stock[i] == code:
+                stock[i], stock[free - 1] = stock[free - 1], stock[i]
+                self.stock_open = free - 1
+                return
+        raise CardError(f"the stock holds no {card_text(code)} that chance may deal")
+
+    def needs_deal(self, move: Move) -> bool:
+        """True while applying ``move`` would take a stock card that :meth:`deal_card` has not fixed.
+
+        A draw takes ``rules.draw`` cards, a red three among them is laid out and replaced;
+        a discard starts the next turn, where that player's red threes are laid out and
+        replaced.  Other moves take nothing from the stock.
+        """
+        stock = self.stock
+        left = len(stock)
+        free = min(self.stock_open, left)
+        if not free:
+            return False  # every card left is fixed (or none is left)
+        action = move.action
+        if action == DRAW:
+            if not left:
+                return False
+            replace = self.rules.draw
+        elif action == DISCARD:
+            seat = self.turn
+            if self.hsize[seat] <= 1:
+                return False  # the last card: the hand ends
+            replace = self.kc[self.nxt[seat]][RED_THREE]
+        else:
+            return False
+        for _ in range(replace):
+            if not left:
+                if action == DRAW:
+                    return False  # the draw stops with the stock
+                continue  # a red three laid out without a replacement
+            while True:
+                if left <= free:
+                    return True
+                left -= 1
+                if KIND[stock[left]] != RED_THREE:
+                    break
+                if not left:
+                    return False  # the last card was a red three: the hand ends
+        return False
 
     # -- applying -----------------------------------------------------------------------
 
@@ -749,7 +704,7 @@ class GameState:
     def _lay_out_red_threes(self, seat: int) -> bool:
         """Lay out a seat's red threes, replacing each from the stock; False if the hand ended."""
         side = seat % self.sides
-        for code in (4 * 11 + 1, 4 * 11 + 2):  # 3H, 3D
+        for code in RED_THREE_CODES:
             while self.cc[seat][code]:
                 self._take(seat, code)
                 self.red3[side].append(code)
@@ -769,34 +724,6 @@ class GameState:
             self.red3[side].append(code)
             if not self.stock:
                 return False
-
-    def _apply_draw(self) -> None:
-        seat = self.turn
-        stock = self.stock
-        if not stock:
-            self._end_hand(None)
-            return
-        cc = self.cc[seat]
-        kc = self.kc[seat]
-        for drawn in range(self.rules.draw):
-            if drawn and not stock:
-                break
-            code = stock.pop()
-            kind = KIND[code]
-            while kind == RED_THREE:  # laid out at once and replaced (RULES.md 2)
-                self.red3[seat % self.sides].append(code)
-                if not stock:  # the last card was a red three: the hand ends at once
-                    self._end_hand(None)
-                    return
-                code = stock.pop()
-                kind = KIND[code]
-            cc[code] += 1
-            kc[kind] += 1
-            if kc[kind] == 1:
-                self.kmask[seat] |= 1 << kind
-            self.hsize[seat] += 1
-        self.drew = "stock"
-        self.phase = PLAY_PHASE
 
     def _apply_groups(self, groups: Sequence[Group], top: int | None) -> None:
         seat = self.turn
@@ -836,7 +763,7 @@ class GameState:
         wilds = sum([IS_WILD[c] for c in cards])
         self.mwild[side][rank] += wilds
         self.mnat[side][rank] += len(cards) - wilds
-        if before < 7 <= len(meld) and rank != BLACK_THREE:
+        if before < CANASTA_SIZE <= len(meld) and rank != BLACK_THREE:
             self.canastas[side] += 1
         self.turn_cards[rank] += len(cards)
 
@@ -856,20 +783,10 @@ class GameState:
             else:
                 self._give(seat, code)
                 known[code] += 1
-        self.drew = "pile"
+        self.drew = _PILE
         self.phase = PLAY_PHASE
         if self.hsize[seat] == 0:
             self._end_hand(seat)
-
-    def _apply_discard(self, code: int) -> None:
-        seat = self.turn
-        self._take(seat, code)
-        self._discard_to_pile(code)
-        if self.hsize[seat] == 0:
-            self._end_hand(seat)
-            return
-        self.turn = self.nxt[seat]
-        self._begin_turn()
 
     def _begin_turn(self) -> None:
         self.phase = DRAW_PHASE
@@ -889,18 +806,30 @@ class GameState:
         for seat in range(self.players):
             if self.kc[seat][RED_THREE]:
                 side = seat % self.sides
-                for code in (4 * 11 + 1, 4 * 11 + 2):
+                for code in RED_THREE_CODES:
                     while self.cc[seat][code]:
                         self._take(seat, code)
                         self.red3[side].append(code)
         concealed = (
-            went_out is not None and not self.was_melded and max(self.turn_cards) >= 7
+            went_out is not None and not self.was_melded and max(self.turn_cards) >= CANASTA_SIZE
         )
         self.result = score_hand(self, went_out, concealed)
         self.phase = OVER_PHASE
 
 
 _RED_THREE_BIT = 1 << RED_THREE
+_DRAW_MOVE = SIMPLE_MOVES[DRAW]
+
+
+def check_sitting_out(rules: Rules, seat: object) -> None:
+    """Raise :class:`PositionError` unless ``seat`` may sit out a hand under ``rules`` (None: nobody)."""
+    if seat is None and rules.sit_out:
+        raise PositionError(f"{rules.preset}: name the seat that sits out this hand")
+    if seat is not None:
+        if not rules.sit_out:
+            raise PositionError(f"nobody sits out in {rules.preset}")
+        if not isinstance(seat, int) or not 0 <= seat < rules.players or seat % rules.sides != 0:
+            raise PositionError(f"the seat sitting out must be a seat of side 0, not {seat!r}")
 
 
 def _next_active(seat: int, active: list[int], players: int) -> int:
@@ -919,70 +848,5 @@ def _partner(seat: int, active: list[int], players: int, sides: int) -> int | No
     return None
 
 
-def _kind_groups(groups: Sequence[Group]) -> dict[int, list[int]]:
-    """Merge a move's groups by rank into [naturals, twos, jokers] counts."""
-    merged: dict[int, list[int]] = {}
-    for g in groups:
-        entry = merged.get(g.rank)
-        if entry is None:
-            entry = merged[g.rank] = [0, 0, 0]
-        for c in g.cards:
-            k = KIND[c]
-            if k == TWO:
-                entry[1] += 1
-            elif k == JOKER_KIND:
-                entry[2] += 1
-            else:
-                entry[0] += 1
-    return merged
-
-
-def score_hand(state: GameState, went_out: int | None, concealed: bool) -> HandResult:
-    """Score every side of a finished hand, item by item (RULES.md 13-14)."""
-    rules = state.rules
-    sides = []
-    for side in range(state.sides):
-        natural = mixed = wild = melded_points = penalty = 0
-        for rank, meld in enumerate(state.melds[side]):
-            if meld is None:
-                continue
-            melded_points += sum(VALUE[c] for c in meld)
-            if rank == WILD_MELD:
-                if len(meld) >= 7:
-                    wild += 1
-                else:
-                    penalty += rules.unfinished_wild_meld_penalty
-            elif rank != BLACK_THREE and len(meld) >= 7:
-                if state.mwild[side][rank]:
-                    mixed += 1
-                else:
-                    natural += 1
-        in_hand = sum(
-            VALUE[c] * n
-            for seat in range(side, state.players, state.sides)
-            for c, n in enumerate(state.cc[seat])
-            if n
-        )
-        reds = len(state.red3[side])
-        red_points = rules.red_three_points(reds)
-        if state.meld_count[side] == 0:
-            red_points = -red_points
-        going_out = 0
-        if went_out is not None and went_out % state.sides == side:
-            going_out = GOING_OUT_CONCEALED if concealed and rules.concealed_bonus else GOING_OUT
-        sides.append(SideScore(
-            natural_canastas=natural,
-            mixed_canastas=mixed,
-            wild_canastas=wild,
-            canasta_bonus=(NATURAL_CANASTA * natural + MIXED_CANASTA * mixed + rules.wild_canasta_bonus * wild
-                           - penalty),
-            red_threes=reds,
-            red_three_points=red_points,
-            going_out=going_out,
-            melded=melded_points,
-            in_hand=in_hand,
-        ))
-    return HandResult(tuple(sides), went_out, concealed and rules.concealed_bonus)
-
-
-__all__ = ["ANSWER_PHASE", "DRAW_PHASE", "OVER_PHASE", "PLAY_PHASE", "GameState", "score_hand"]
+__all__ = ["ANSWER_PHASE", "DRAW_PHASE", "OVER_PHASE", "PLAY_PHASE", "GameState", "TurnSoFar", "check_sitting_out",
+           "score_hand"]

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .cards import MELD_RANK_CHARS, card_text, codes_from_counts
+from .errors import SeatError
+from .moves import Drew, Phase
 from .rules import Rules
 from .scoring import HandResult
 
@@ -28,7 +30,7 @@ class View:
     dealer: int
     turn: int
     to_act: int
-    phase: str
+    phase: Phase
     scores: tuple[int, ...]
     minimums: tuple[int, ...]
     hand: tuple[int, ...]
@@ -41,7 +43,7 @@ class View:
     melded: tuple[bool, ...]
     known: tuple[tuple[int, ...], ...]
     history: tuple[tuple[int, str], ...]
-    drew: str | None
+    drew: Drew | None
     asked: bool
     answer: bool | None
     result: HandResult | None
@@ -92,7 +94,7 @@ class View:
 def make_view(state: GameState, seat: int, history: bool = True) -> View:
     """The view of ``state`` from ``seat`` (``history=False`` leaves the move history out: cheaper)."""
     if not 0 <= seat < state.players:
-        raise ValueError(f"seat {seat} is not at this table (0 to {state.players - 1})")
+        raise SeatError(f"seat {seat} is not at this table (0 to {state.players - 1})")
     known = tuple(
         () if other == seat or not any(counts) else tuple(codes_from_counts(counts))
         for other, counts in enumerate(state.known)

@@ -48,6 +48,7 @@ def make_bot(name: str, rng: random.Random | None = None, files: bool = False) -
     ``policy:FILE`` is also a bot: a policy saved by :meth:`canasta.rl.policy.MaskedMLP.save`
     playing through :class:`canasta.rl.policybot.PolicyBot`, which registers itself under the
     entry-point group ``canasta.file_bots``.  A server never passes it.
+    Raises :class:`~canasta.errors.UnknownBotError` for a name no bot answers to (or a bad budget).
     """
     base, colon, rest = name.partition(":")
     rng = rng if rng is not None else random.Random()

@@ -57,16 +57,18 @@ from dataclasses import dataclass
 
 from ..cards import (
     BLACK_THREE,
+    CANASTA_SIZE,
     IS_WILD,
     JOKER_KIND,
     KIND,
+    MAX_WILDS,
     RED_THREE,
     TWO,
     VALUE,
     WILD_MELD,
 )
 from ..goingout import can_go_out
-from ..moves import ASK, DISCARD, DRAW, MELD, YES, Move
+from ..moves import ASK, DISCARD, DRAW, MELD, YES, Move, Phase
 from ..views import View
 from .tracking import Table
 
@@ -164,10 +166,10 @@ class _Scorer:
 
     def score(self, moves: Sequence[Move]) -> list[tuple[float, Note]]:
         view = self.view
-        if view.phase == "answer":
+        if view.phase == Phase.ANSWER:
             yes = self.answer_yes()
             return [(ANSWER_BAND if (m.action == YES) == yes[0] else 0.0, ("answer", *yes)) for m in moves]
-        if view.phase == "draw":
+        if view.phase == Phase.DRAW:
             return [self.draw_move(m) for m in moves]
         want_out = self.can_go_out() and self.wants_out()
         out = [self.out_move(m) for m in moves] if want_out else [None] * len(moves)
@@ -300,7 +302,7 @@ class _Scorer:
                     mwild[g.rank] += 1
                 else:
                     mnat[g.rank] += 1
-            if g.rank != BLACK_THREE and before < 7 <= mnat[g.rank] + mwild[g.rank]:
+            if g.rank != BLACK_THREE and before < CANASTA_SIZE <= mnat[g.rank] + mwild[g.rank]:
                 made += 1
         left = sum(hand)
         r = t.rules
@@ -336,20 +338,20 @@ class _Scorer:
             return (REFUSE, ("black",))
         if r == WILD_MELD:
             held = t.hand[TWO] + t.hand[JOKER_KIND]
-            if size + held >= 7 or dump:
+            if size + held >= CANASTA_SIZE or dump:
                 return (MELD_BAND + 500.0, ("wild-meld", size + wilds))
             return (REFUSE, ("keep-wild",))
         exists = size > 0
         if exists and wilds == 0:
             return (MELD_BAND + 900.0 + size, ("add", r, size + 1))
         if exists:
-            if size >= 7:
+            if size >= CANASTA_SIZE:
                 if dump and mwild[r]:
                     return (MELD_BAND + 300.0, ("dump-wild", r))
                 return (REFUSE, ("keep-wild",))
             held = t.hand[TWO] + t.hand[JOKER_KIND]
-            short = 7 - size - t.hand[r]
-            room = 3 - mwild[r]
+            short = CANASTA_SIZE - size - t.hand[r]
+            room = MAX_WILDS - mwild[r]
             if 0 < short <= min(held, room, p.wild_to_canasta):
                 joker = 1.0 if KIND[g.cards[0]] == JOKER_KIND else 0.0
                 return (MELD_BAND + 700.0 + size - joker, ("finish", r, short))
@@ -389,7 +391,7 @@ class _Scorer:
             chance = pair
         else:
             size = t.mnat[side][kind] + t.mwild[side][kind]
-            if t.mnat[side][kind] and not (rules.no_pile_for_finished_canasta and size >= 7):
+            if t.mnat[side][kind] and not (rules.no_pile_for_finished_canasta and size >= CANASTA_SIZE):
                 chance = 1.0
             else:
                 one_wild = t.chance_holds(seat, kind, 1) * t.chance_wild(seat)

@@ -32,7 +32,8 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..moves import DISCARD, Move
+from ..errors import UnknownBotError
+from ..moves import DISCARD, Move, Phase
 from ..resample import Resampler
 from ..state import GameState
 from ..views import View, make_view
@@ -56,14 +57,14 @@ def parse_budget(name: str) -> Budget:
         return Budget()
     match = re.fullmatch(r"(\d+(?:\.\d+)?)(ms|s)?", suffix)
     if match is None:
-        raise ValueError(f"a search budget is a time like 100ms or 1s, or a number of rollouts: {name!r}")
+        raise UnknownBotError(f"a search budget is a time like 100ms or 1s, or a number of rollouts: {name!r}")
     number, unit = match.groups()
     if unit == "ms":
         return Budget(seconds=float(number) / 1000.0)
     if unit == "s":
         return Budget(seconds=float(number))
     if "." in number or int(number) < 1:
-        raise ValueError(f"a number of rollouts is a whole number from 1: {name!r}")
+        raise UnknownBotError(f"a number of rollouts is a whole number from 1: {name!r}")
     return Budget(seconds=None, rollouts=int(number))
 
 
@@ -85,7 +86,7 @@ class SearchBot:
         self.rng = rng
         self.budget = budget if budget is not None else Budget()
         if self.budget.seconds is None and self.budget.rollouts is None:
-            raise ValueError("a search budget needs a time or a number of rollouts")
+            raise UnknownBotError("a search budget needs a time or a number of rollouts")
         self.candidates = candidates
         self.expert = ExpertBot(rng, params)
         self.rollout_bot: ExpertBot | BasicBot = ExpertBot(rng, params) if rollout == "expert" else BasicBot(rng)
@@ -151,7 +152,7 @@ class SearchBot:
         ranked = self.expert.ranked(view, moves)
         best, top, _ = ranked[0]
         kept = [best]
-        if view.phase == "answer" or view.phase == "draw":
+        if view.phase == Phase.ANSWER or view.phase == Phase.DRAW:
             kept.extend(m for m, _, _ in ranked[1:])
         elif top >= OUT_BAND:
             stay = [m for m, s, _ in ranked if REFUSE / 2 < s < OUT_BAND]
@@ -166,7 +167,7 @@ class SearchBot:
         bot = self.rollout_bot
         bot.rng = random.Random(seed)
         steps = 0
-        while state.phase != "over" and steps < 2000:
+        while state.phase != Phase.OVER and steps < 2000:
             moves = list(state.legal_moves())
             state.push(moves[0] if len(moves) == 1 else bot.choose(rollout_view(state), moves))
             steps += 1

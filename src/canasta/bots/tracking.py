@@ -21,6 +21,7 @@ from collections.abc import Sequence
 
 from ..cards import (
     BLACK_THREE,
+    CANASTA_SIZE,
     IS_WILD,
     JOKER_KIND,
     KIND,
@@ -97,7 +98,7 @@ class Table:
                 self.mwild[side][rank] = wild
                 self.mnat[side][rank] = len(cards) - wild
                 self.melded_points[side] += sum(map(VALUE.__getitem__, cards))
-                if rank != BLACK_THREE and len(cards) >= 7:
+                if rank != BLACK_THREE and len(cards) >= CANASTA_SIZE:
                     self.canastas[side] += 1
 
     @property
@@ -208,7 +209,7 @@ class Table:
         value = self.melded_points[side]
         for rank in range(NUM_MELD_RANKS):
             size = self.mnat[side][rank] + self.mwild[side][rank]
-            if rank == BLACK_THREE or size < 7:
+            if rank == BLACK_THREE or size < CANASTA_SIZE:
                 continue
             if rank == WILD_MELD:
                 value += r.wild_canasta_bonus

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ..moves import Phase
 from ..rules import Rules
 from ..state import GameState
 from ..views import make_view
@@ -124,7 +125,7 @@ class Table:
         """
         state = self.state
         encoder = self.encoder
-        if seat != state.to_act or state.phase == "over":
+        if seat != state.to_act or state.phase == Phase.OVER:
             return {"observation": encoder.encode_state(state, seat), "action_mask": self._empty_mask.copy()}
         turn = self.turn
         mask = np.array(turn.shared_mask(), dtype=np.int8)  # (this brings the turn up to date)

@@ -51,7 +51,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from ..cards import JOKER_KIND, KIND, NUM_CODES, NUM_KINDS, NUM_MELD_RANKS, TWO
+from ..cards import CANASTA_SIZE, JOKER_KIND, KIND, NUM_CODES, NUM_KINDS, NUM_MELD_RANKS, TWO
+from ..moves import Drew, Phase
 from ..rules import Rules
 from ..views import View
 from .actions import NUM_SLOTS
@@ -59,7 +60,7 @@ from .actions import NUM_SLOTS
 if TYPE_CHECKING:
     from ..state import GameState
 
-PHASES = ("draw", "play", "answer", "over")
+PHASES = tuple(Phase)
 SCORE_CLIP = 30.0
 
 Array = npt.NDArray[np.float32]
@@ -131,7 +132,7 @@ class Encoder:
                 w = sum(1 for c in cards if KIND[c] in (TWO, JOKER_KIND))
                 obs[nat + base + rank] = len(cards) - w
                 obs[wild + base + rank] = w
-                if len(cards) >= 7:
+                if len(cards) >= CANASTA_SIZE:
                     obs[sl["canastas"].start + i] += 1
             obs[sl["red_threes"].start + i] = len(view.red_threes[(side + i) % s])
         pile = view.pile
@@ -150,11 +151,11 @@ class Encoder:
         obs[sl["scores"]] = [_thousands(view.scores[(side + i) % s]) for i in range(s)]
         obs[sl["minimums"]] = [_thousands(view.minimums[(side + i) % s]) for i in range(s)]
         obs[sl["phase"].start + PHASES.index(view.phase)] = 1
-        if view.phase != "over":
+        if view.phase != Phase.OVER:
             obs[sl["to_act"].start + (view.to_act - seat) % p] = 1
-        if view.drew == "stock":
+        if view.drew == Drew.STOCK:
             obs[sl["drew"].start] = 1
-        elif view.drew == "pile":
+        elif view.drew == Drew.PILE:
             obs[sl["drew"].start + 1] = 1
         obs[sl["asked"].start] = view.asked
         if view.answer is not None:
@@ -180,7 +181,7 @@ class Encoder:
             self._cached = self._public(state, seat)
             self._cached_state, self._cached_length, self._cached_phase, self._cached_seat = state, length, phase, seat
         obs = self._cached.copy()
-        if mode is not None and plan is not None and phase != "over" and state.to_act == seat:
+        if mode is not None and plan is not None and phase != Phase.OVER and state.to_act == seat:
             staged = (_MELD_STAGING if mode == "meld" else _PILE_STAGING) + bytes(plan)
             obs[self._staging_start:] = np.frombuffer(staged, dtype=np.uint8)
         return obs
@@ -219,7 +220,7 @@ class Encoder:
         counts += hsize[:seat]
         counts.append(len(state.stock))
         buf[sizes:stock + 1] = counts
-        to_act = (state.to_act - seat) % p if phase != "over" else -1
+        to_act = (state.to_act - seat) % p if phase != Phase.OVER else -1
         flags_key = (phase, to_act, state.drew, state.asked, state.answer)
         flags = self._flags.get(flags_key)
         if flags is None:
@@ -246,7 +247,7 @@ class Encoder:
             flags[len(PHASES) + to_act] = 1
         pos = len(PHASES) + self.players
         if drew is not None:
-            flags[pos + (0 if drew == "stock" else 1)] = 1
+            flags[pos + (0 if drew == Drew.STOCK else 1)] = 1
         flags[pos + 2] = 1 if asked else 0
         if answer is not None:
             flags[pos + (3 if answer else 4)] = 1

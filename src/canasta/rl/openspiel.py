@@ -171,7 +171,7 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
 
     @property
     def engine(self) -> GameState | None:
-        """The engine's state once dealt (holding the unrevealed stock cards in no set order)."""
+        """The engine's state once dealt (its unrevealed stock cards are :meth:`GameState.dealable`)."""
         return self.h.engine
 
     @property
@@ -181,55 +181,55 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
 
     # -- chance --------------------------------------------------------------------------
 
-    def _unrevealed(self) -> list[int]:
+    def _dealable(self) -> list[int]:
+        """A count per card code of the cards chance may reveal next."""
         if self.engine is None:
-            return self.h.deck[self.h.revealed:]
-        stock = self.engine.stock
-        return stock[:len(stock) - self.h.revealed]
+            counts = [0] * NUM_CODES
+            for c in self.h.deck[self.h.revealed:]:
+                counts[c] += 1
+            return counts
+        return self.engine.dealable()
 
     def _reveal(self, code: int) -> None:
         if self.engine is None:
             deck, i = self.h.deck, self.h.deck.index(code, self.h.revealed)
             deck[i], deck[self.h.revealed] = deck[self.h.revealed], deck[i]
+            self.h.revealed += 1
         else:
-            stock = self.engine.stock
-            top = len(stock) - self.h.revealed - 1
-            i = stock.index(code, 0, top + 1)
-            stock[i], stock[top] = stock[top], stock[i]
-        self.h.revealed += 1
+            self.engine.deal_card(code)  # the engine's chance seam: the next stock card is `code`
 
     def _try_deal(self) -> None:
         """Deal once the revealed cards cover what the deal uses (upcards, red-three replacements)."""
-        if self.h.revealed < self.h._need_deal:
+        if self.h.revealed < self.h.need_deal:
             return
         state = GameState.deal(self.rules, dealer=self.h.dealer, scores=self.h.scores, deck=self.h.deck)
-        used = len(self.h.deck) - len(state.stock)
+        stock = state.stock
+        used = len(self.h.deck) - len(stock)
         if used > self.h.revealed:
-            self.h._need_deal = used
+            self.h.need_deal = used
             return
+        for i in range(self.h.revealed - used):  # revealed cards the deal did not use: the stock's top, fixed
+            state.deal_card(stock[len(stock) - 1 - i])
         self.h.engine = state
         self.h.turn = TurnActions(state)
-        self.h.revealed -= used
+        self.h.revealed = 0
         self.h.dealt = [state.kc[seat][:] for seat in range(state.players)]
         self.h.deal_red_threes = [len(state.red3[side]) for side in range(state.sides)]
         self.h.upcard = state.pile[:]
 
     def _try_pending(self) -> None:
-        """Play the pending move once every stock card it draws is revealed."""
+        """Play the pending move once chance has revealed every stock card it draws."""
         state, move = self.engine, self.h.pending
         assert state is not None and move is not None
-        trial = state.copy()
-        trial.push(move)
-        used = len(state.stock) - len(trial.stock)
-        if used > self.h.revealed:
+        if state.needs_deal(move):
             return
         seat = state.to_act
         before = state.kc[seat][:]
         red_before = len(state.red3[seat % state.sides])
+        stock_before = len(state.stock)
         state.push(move)
-        self.h.revealed -= used
         self.h.pending = None
-        if used:
+        if len(state.stock) < stock_before:
             record = self.h.records[seat]
             after = state.kc[seat]
             for kind in range(NUM_KINDS):
@@ -255,11 +255,8 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """Each unrevealed card code with its share of the unrevealed cards."""
-        cards = self._unrevealed()
-        counts = [0] * NUM_CODES
-        for c in cards:
-            counts[c] += 1
-        total = len(cards)
+        counts = self._dealable()
+        total = sum(counts)
         return [(c, n / total) for c, n in enumerate(counts) if n]
 
     def _apply_action(self, action: int) -> None:
@@ -329,7 +326,6 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
         assert self.turn is not None
         # The player to act keeps its staged plan; anyone else cannot know it, so it is dropped.
         new.h.turn = self.turn.copy(engine) if player_id == self.engine.to_act else TurnActions(engine)
-        new.h.revealed = 0  # the resampled stock's order is free again
         for seat in range(engine.players):
             if seat != player_id:  # the cards they were dealt and drew are unknown: forget them
                 new.h.dealt[seat] = [0] * NUM_KINDS
@@ -355,7 +351,7 @@ class _Hand:
         self.dealer = dealer
         self.scores = scores  # the match scores before the hand (None: zeros)
         self.deck: list[int] = full_deck(rules.decks)  # the deal's deck until dealt
-        self.revealed = 0  # deck cards (while dealing) or top stock cards (after) fixed by chance
+        self.revealed = 0  # deck cards fixed by chance while dealing (after the deal, the engine keeps them)
         self.engine: GameState | None = None
         self.turn: TurnActions | None = None
         self.pending: Move | None = None  # a committed move waiting for the stock cards it draws
@@ -366,7 +362,7 @@ class _Hand:
         self.deal_red_threes: list[int] = [0] * rules.sides
         self.upcard: list[int] = []
         self.records: list[list[tuple[int, int, int]]] = [[] for _ in range(rules.players + 1)]
-        self._need_deal = rules.hand_size * rules.seated + 1
+        self.need_deal = rules.hand_size * rules.seated + 1  # deck cards to reveal before trying to deal
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Hand:
         new = _Hand.__new__(_Hand)
@@ -382,7 +378,7 @@ class _Hand:
         new.deal_red_threes = self.deal_red_threes[:]
         new.upcard = self.upcard[:]
         new.records = [r[:] for r in self.records]
-        new._need_deal = self._need_deal
+        new.need_deal = self.need_deal
         return new
 
 

@@ -25,7 +25,7 @@ from typing import Any
 from ..errors import CanastaError, RulesError
 from ..jsonfile import read_json
 from ..rules import Rules
-from ..scoring import GOING_OUT, GOING_OUT_CONCEALED, MIXED_CANASTA, NATURAL_CANASTA, SideScore, match_winner
+from ..scoring import OutKind, SideScore, match_winner, side_score
 
 FORMAT = "canasta-score"
 VERSION = 1
@@ -97,17 +97,10 @@ class Itemised:
     def score(self, rules: Rules) -> SideScore:
         """The side's score, item by item, as the engine adds it up."""
         self.check(rules)
-        red = rules.red_three_points(self.red_threes)
-        going_out = 0
-        if self.out:
-            going_out = GOING_OUT_CONCEALED if self.out == "concealed" and rules.concealed_bonus else GOING_OUT
-        penalty = rules.unfinished_wild_meld_penalty if self.unfinished_wild else 0
-        return SideScore(
-            natural_canastas=self.natural, mixed_canastas=self.mixed, wild_canastas=self.wild,
-            canasta_bonus=(NATURAL_CANASTA * self.natural + MIXED_CANASTA * self.mixed
-                           + rules.wild_canasta_bonus * self.wild - penalty),
-            red_threes=self.red_threes, red_three_points=red if self.melded else -red,
-            going_out=going_out, melded=self.melded, in_hand=self.in_hand,
+        out: OutKind = "concealed" if self.out == "concealed" else "out" if self.out else ""
+        return side_score(
+            rules, natural=self.natural, mixed=self.mixed, wild=self.wild, unfinished_wild=self.unfinished_wild,
+            red_threes=self.red_threes, has_melded=self.melded > 0, out=out, melded=self.melded, in_hand=self.in_hand,
         )
 
     def to_json(self) -> dict[str, Any]:

@@ -18,13 +18,12 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..cards import BLACK_THREE, JOKER_KIND, KIND_VALUE, NATURAL_RANKS, TWO
+from ..cards import BLACK_THREE, CANASTA_SIZE, JOKER_KIND, KIND_VALUE, NATURAL_RANKS, TWO
 from ..errors import RulesError
 from ..rules import Rules
 from ..scoring import GOING_OUT, GOING_OUT_CONCEALED, MIXED_CANASTA, NATURAL_CANASTA, SideScore
 from ..text.options import in_force
 from ..text.rulebook import (
-    CANASTA_SIZE,
     MAX_WILD,
     command,
     has_partners,

@@ -9,7 +9,7 @@ without applying any of it, and returns the runner's JSON object.
 ...     "deck": [c for c in __import__("canasta").cards.cards_text(__import__("canasta").cards.full_deck())]},
 ...     "moves": ["draw", "fly"]})
 >>> out["applied"], out["illegal"]["index"], out["phase"]
-(1, 1, 'play')
+(1, 1, Phase.PLAY)
 """
 
 from __future__ import annotations

@@ -18,14 +18,13 @@ import dataclasses
 import textwrap
 from collections.abc import Iterable, Sequence
 
-from ..cards import BLACK_THREE, JOKER_KIND, KIND_CHARS, KIND_VALUE, NUM_KINDS, RED_THREE, TWO
+from ..cards import BLACK_THREE, CANASTA_SIZE, JOKER_KIND, KIND_CHARS, KIND_VALUE, MAX_WILDS, NUM_KINDS, RED_THREE, TWO
 from ..rules import OPTION_NAMES, PRESETS, Rules
 from ..scoring import GOING_OUT, GOING_OUT_CONCEALED, MIXED_CANASTA, NATURAL_CANASTA
 from .options import OPTIONS, WILD_MELD_OPTIONS
 
 WIDTH = 79
-CANASTA_SIZE = 7
-MAX_WILD = 3
+MAX_WILD = MAX_WILDS
 
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
 _WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")

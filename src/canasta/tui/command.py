@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..errors import CanastaError
 from ..rules import PRESETS
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 NEEDS_TUI = "the terminal table needs the tui extra: pip install 'canasta[tui]'"
 
 
-def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(sub: Any) -> None:
     """Add ``play`` and ``replay`` to the ``canasta`` command's subparsers."""
     p = sub.add_parser(
         "play", help="play a match on a full-screen terminal table (or --plain, line by line)",
