@@ -139,9 +139,14 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
 
 
 def play_table(client: TestClient, rules: Rules, kinds: list[str], seed: int, moves: int) -> Message:
-    """Play random legal moves at one table, every message checked; returns the last state seen."""
+    """Play random legal moves at one table, every message checked; returns the last state seen.
+
+    No player may choose the seed of a table of several people: the server's own randomness
+    gives it ``seed`` here, so that the oracles can replay the deals.
+    """
+    client.app.state.service.new_seed = lambda: seed  # type: ignore[attr-defined]
     answer = client.post("/api/tables", json={"preset": rules.preset, "options": {"target": rules.target},
-                                               "seats": [{"kind": k} for k in kinds], "seed": seed})
+                                               "seats": [{"kind": k} for k in kinds]})
     assert answer.status_code == 201, answer.text
     created = answer.json()
     tid = created["table"]

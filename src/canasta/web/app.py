@@ -17,9 +17,10 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from ..play import HUMAN
 from .protocol import ProtocolError, dumps, parse_client_message, setup_message, state_message
 from .scorekeeper import router as scorekeeper_router
-from .service import HUMAN, Table, TableService
+from .service import SeedRefused, Table, TableService
 from .storage import AsyncStorage, open_storage
 
 log = logging.getLogger("canasta.web")
@@ -126,6 +127,8 @@ def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7, follow: floa
             return _error(400, "bad_table", "the request is not JSON")
         try:
             answer = await service().create(data)
+        except SeedRefused as exc:
+            return _error(400, "seed_refused", str(exc))
         except ValueError as exc:
             return _error(400, "bad_table", str(exc))
         return JSONResponse(answer, status_code=201)
