@@ -42,7 +42,7 @@ from ..match import Match, bot_random
 from ..moves import Move
 from ..rules import Rules
 from ..state import GameState
-from ..views import View
+from ..views import View, make_view
 from .seats import Seat
 
 HOUSE = -1
@@ -51,8 +51,7 @@ HOUSE = -1
 
 def bot_choice(state: GameState, bot: Bot) -> Move:
     """The move ``bot`` chooses for the seat to act, from that seat's view and the legal moves only."""
-    seat = state.to_act
-    return bot.choose(state.view(seat), list(state.legal_moves()))
+    return bot.choose(make_view(state, state.to_act), list(state.legal_moves()))
 
 
 def run_bots(state: GameState, bots: Mapping[int, Bot], play: Callable[[Move], object]) -> int:
