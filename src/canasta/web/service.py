@@ -271,7 +271,8 @@ class TableService:
             try:
                 move = table.driver.judge(seat, text, state_id)
             except tuple(NAMED_ERRORS) as exc:
-                raise ProtocolError(NAMED_ERRORS[type(exc)], str(exc)) from None
+                name = next(name for kind, name in NAMED_ERRORS.items() if isinstance(exc, kind))
+                raise ProtocolError(name, str(exc)) from None
             if move is None:
                 event = Event(table.state_id, "deal", None, "", time.time())
             else:
