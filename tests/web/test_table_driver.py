@@ -73,6 +73,7 @@ def test_computer_players_resume_by_themselves_once_storage_is_back(tmp_path: Pa
 def test_a_table_of_computer_players_plays_to_the_match_end(tmp_path: Path) -> None:
     async def run() -> Table:
         service = TableService(AsyncStorage(open_storage(str(tmp_path / "bots.sqlite3"))), bot_delay=0)
+        service.new_seed = lambda: 7  # a match of several hands
         try:
             created = await service.create({"preset": "classic", "target": 1000, "seats": [{"kind": "basic"}] * 4})
             table = service.tables[created["table"]]
