@@ -56,6 +56,7 @@ def test_computer_players_resume_by_themselves_once_storage_is_back(tmp_path: Pa
         flaky = FlakyStorage(AsyncStorage(open_storage(str(tmp_path / "flaky.sqlite3"))), failures=4)
         service = TableService(flaky, bot_delay=0)  # type: ignore[arg-type]
         service.retry = (0.01, 0.04)  # seconds before the first retry, and the most
+        service.new_seed = lambda: 5
         try:
             created = await service.create({"preset": "classic", "seats": BOTS_AND_ONE})
             table = service.tables[created["table"]]
