@@ -6,6 +6,19 @@
 >>> rec = m.to_record()
 >>> Match.from_record(rec).state.hand(1) == m.state.hand(1)
 True
+
+The one seeding scheme (every front end, the arena and the learning environments use it):
+hand ``i`` of the match with seed ``S`` is dealt from :func:`deal_deck` (``random.Random(f"{S}:{i}")``),
+and the computer player at seat ``k`` plays that hand with :func:`bot_random`
+(``random.Random(f"{S}:{i}:bot:{k}")``).  So a hand's chance depends on the seed and its number
+alone: a match resumed from a save file, a server restarted between hands, the arena's deal ``i``
+and the Gymnasium environment's ``i``-th episode all deal as one unbroken match would.  Records
+say so with ``"seeding": "hand"``; a record with a seed and no ``seeding`` was written before
+(one ``random.Random(S)`` shuffled once per hand in turn, :data:`OLD_SEEDING`), and a match
+loaded from it goes on dealing that way.
+
+>>> Match(seed=7).hands[0]["deck"] == [card_text(c) for c in deal_deck(Rules(), 7, 0)]
+True
 """
 
 from __future__ import annotations
@@ -14,7 +27,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .cards import card_text
+from .cards import card_text, shuffled_deck
 from .errors import CanastaError, PositionError
 from .moves import Move
 from .position import deck_from_text, parse_rules, parse_scores, parse_seat
@@ -22,9 +35,29 @@ from .rules import Rules
 from .scoring import HandResult, match_winner
 from .state import GameState
 
+SEEDING = "hand"
+"""Each hand from its own shuffle: :func:`deal_deck` (the scheme of every match made now)."""
+OLD_SEEDING = "match"
+"""One ``random.Random(seed)`` for the whole match, shuffled once per hand in turn (records before ``seeding``)."""
+SEEDINGS = (SEEDING, OLD_SEEDING)
+
+
+def deal_deck(rules: Rules, seed: int | str, number: int) -> list[int]:
+    """The deck (top card first) of hand ``number`` (from 0) of the match with this seed."""
+    return shuffled_deck(random.Random(f"{seed}:{number}"), rules.decks)
+
+
+def bot_random(seed: int | str, number: int, seat: int) -> random.Random:
+    """The random source of the computer player at ``seat`` for hand ``number`` of the match with this seed."""
+    return random.Random(f"{seed}:{number}:bot:{seat}")
+
 
 class Match:
-    """Hands of one rules set played until a side reaches the target."""
+    """Hands of one rules set played until a side reaches the target.
+
+    ``seeding`` is :data:`SEEDING` (each hand dealt by :func:`deal_deck`) or, for matches
+    recorded before it existed, :data:`OLD_SEEDING`.  Without a seed the shuffles are random.
+    """
 
     def __init__(
         self,
@@ -34,12 +67,16 @@ class Match:
         dealer: int = 0,
         scores: Sequence[int] | None = None,
         deal: bool = True,
+        seeding: str = SEEDING,
     ) -> None:
         self.rules = rules if isinstance(rules, Rules) else Rules.parse(rules)
         self.players = list(players) if players is not None else [f"seat {i}" for i in range(self.rules.players)]
         if len(self.players) != self.rules.players:
             raise PositionError(f"{self.rules.preset} needs {self.rules.players} players, not {len(self.players)}")
+        if seeding not in SEEDINGS:
+            raise PositionError(f"unknown seeding {seeding!r} (known: {', '.join(SEEDINGS)})")
         self.seed = seed
+        self.seeding = seeding
         self._rng = random.Random(seed)
         self.start_scores = list(scores) if scores is not None else [0] * self.rules.sides
         self.scores = self.start_scores[:]
@@ -72,11 +109,10 @@ class Match:
         return self.state
 
     def _shuffle(self) -> list[int]:
-        """The next deck from the match's seeded shuffles."""
-        cards = [c for c in range(52) for _ in range(self.rules.decks)] + [52] * (2 * self.rules.decks)
-        cards.sort()
-        self._rng.shuffle(cards)
-        return cards
+        """The deck of the hand about to be dealt (``len(self.hands)``), by the match's seeding."""
+        if self.seed is not None and self.seeding == SEEDING:
+            return deal_deck(self.rules, self.seed, len(self.hands))
+        return shuffled_deck(self._rng, self.rules.decks)
 
     def play(self, move: Move | str) -> Move:
         """Check and apply a move of the current hand; scores the hand when it ends."""
@@ -129,11 +165,16 @@ class Match:
         }
         if self.seed is not None and not hide:
             record["seed"] = self.seed
+            record["seeding"] = self.seeding
         return record
 
     @classmethod
-    def from_record(cls, record: object) -> Match:
-        """Replay a game record; raises :class:`PositionError` or an illegal-move error."""
+    def from_record(cls, record: object, seeding: str = OLD_SEEDING) -> Match:
+        """Replay a game record; raises :class:`PositionError` or an illegal-move error.
+
+        ``seeding`` is the scheme of a record that names none (written before ``seeding``
+        existed): the next hand of the loaded match is dealt as the code that wrote it would.
+        """
         if not isinstance(record, Mapping):
             raise PositionError("a game record must be a JSON object")
         rules = parse_rules(record.get("rules", "classic"))
@@ -150,9 +191,12 @@ class Match:
         if not isinstance(first, Mapping):
             raise PositionError("each hand of a record is an object")
         seed = record.get("seed")
+        seeding = record.get("seeding", seeding)
+        if seeding not in SEEDINGS:
+            raise PositionError(f"unknown seeding {seeding!r} (known: {', '.join(SEEDINGS)})")
         dealer = parse_seat(first.get("dealer", 0), "the first hand's dealer", rules.players)
         match = cls(rules, players, seed=seed if isinstance(seed, int) else None,
-                    dealer=dealer, scores=scores, deal=False)
+                    dealer=dealer, scores=scores, deal=False, seeding=seeding)
         for number, hand in enumerate(hands):
             if not isinstance(hand, Mapping):
                 raise PositionError(f"hand {number} of the record is not an object")
@@ -166,7 +210,7 @@ class Match:
                 raise PositionError(f"hand {number}: the match was already won")
             if not isinstance(deck_text, list):
                 raise PositionError(f"hand {number} of the record: the deck is a list of cards")
-            if match.seed is not None:
+            if match.seed is not None and match.seeding == OLD_SEEDING:
                 match._shuffle()  # keep the seeded shuffles in step, so the next hand deals as it would have
             match.new_hand(deck_from_text(deck_text))
             moves = hand.get("moves", [])

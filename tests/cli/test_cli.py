@@ -11,6 +11,7 @@ import pytest
 
 from canasta import Move, Rules, cards_text, full_deck
 from canasta.cli import main
+from canasta.errors import SeatError
 from canasta.tui.plain import play_in_terminal
 
 POSITION: dict[str, Any] = {
@@ -292,13 +293,20 @@ def test_play_in_terminal_four_bots_finish_with_a_winner() -> None:
     assert any(line.startswith("Match: side 0 ") for line in lines)
 
 
-def test_play_in_terminal_refuses_bad_seats() -> None:
+def test_play_in_terminal_refuses_bad_seats_before_showing_anything() -> None:
     lines: list[str] = []
-    assert play_in_terminal(Rules.from_preset("classic"), ["you", "basic"], 1, read=lambda p: "",
-                            write=lines.append) == 2
-    assert play_in_terminal(Rules.from_preset("classic"), ["you", "basic", "basic", "wizard"], 1,
-                            read=lambda p: "", write=lines.append) == 2
-    assert "unknown computer player 'wizard'" in lines[-1]
+    with pytest.raises(SeatError, match="give 4 seats"):
+        play_in_terminal(Rules.from_preset("classic"), ["you", "basic"], 1, read=lambda p: "", write=lines.append)
+    with pytest.raises(SeatError, match="unknown computer player 'wizard'"):
+        play_in_terminal(Rules.from_preset("classic"), ["you", "basic", "basic", "wizard"], 1,
+                         read=lambda p: "", write=lines.append)
+    assert lines == []
+
+
+def test_the_play_command_says_bad_seats_on_standard_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--plain", "--seats", "you,wizard,basic,basic"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "unknown computer player 'wizard'" in err and len(err.splitlines()) == 1
 
 
 def test_play_command_with_four_bots(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:

@@ -62,7 +62,7 @@ for _module in ("fastapi", "uvicorn", "websockets"):
     if importlib.util.find_spec(_module) is None:  # pragma: no cover - depends on the machine
         pytest.skip(f"the browser tests need {_module}: pip install 'canasta[web,test]'", allow_module_level=True)
 
-HAND_SEED = 5
+HAND_SEED = 40
 """A deal whose hand, played by the hints against experts, takes the pile with cards, takes it alone,
 melds wild cards onto a meld by clicking it, and ends in about 17 turns."""
 SEED = 12
@@ -128,8 +128,12 @@ def context(new_context: Callable[..., Any]) -> Any:
 # -- helpers of this module ------------------------------------------------------------------
 
 
-def classic_table(server: Server, kinds: tuple[str, ...] = CLASSIC_SOLO, seed: int = SEED) -> dict[str, Any]:
-    return post_table(server.base, {"preset": "classic", "seed": seed, "seats": seats(*kinds)})
+def classic_table(server: Server, kinds: tuple[str, ...] = CLASSIC_SOLO, seed: int | None = SEED) -> dict[str, Any]:
+    """A classic table; ``seed=None`` for several people (no player may choose their seed)."""
+    body: dict[str, Any] = {"preset": "classic", "seats": seats(*kinds)}
+    if seed is not None:
+        body["seed"] = seed
+    return post_table(server.base, body)
 
 
 def sheet_rows(page: Any) -> dict[str, list[tuple[str, int]]]:
@@ -334,7 +338,7 @@ def test_the_pages_run_under_the_strict_content_security_policy(
 
 def test_two_browsers_join_one_table_by_their_links_and_play(
         server: Server, new_context: Callable[..., Any]) -> None:
-    answer = classic_table(server, ("human", "expert", "human", "expert"))
+    answer = classic_table(server, ("human", "expert", "human", "expert"), seed=None)
     table = answer["table"]
     links = {0: answer["seats"][0]["link"], 2: answer["seats"][2]["link"]}
     frames: dict[int, list[str]] = {0: [], 2: []}
@@ -607,7 +611,7 @@ def test_the_skip_link_keeps_the_seat(server: Server, context: Any) -> None:
     assert not page.is_visible("#notice")
 
 
-@pytest.mark.parametrize(("seed", "wanted"), [(22, "meld 9D 9C 2H, 6H 6D 6D"), (70, "pile 4S 4S, QD QC 2D")])
+@pytest.mark.parametrize(("seed", "wanted"), [(49, "meld JH JC 2C, 4S 4S 4C"), (151, "pile JS JC, KS KH JK")])
 def test_a_move_of_two_ranks_with_a_wild_card_by_clicking(server: Server, context: Any, seed: int,
                                                           wanted: str) -> None:
     answer = classic_table(server, seed=seed)

@@ -150,7 +150,7 @@ def test_pages_are_served(client: TestClient) -> None:
 
 @pytest.fixture
 def table(client: TestClient) -> Message:
-    return create(client, preset="classic", seats=humans(), seed=5)
+    return create(client, preset="classic", seats=humans())  # a seed is the server's own at a table of people
 
 
 def test_hello_gives_the_seat_its_own_view_only(client: TestClient, table: Message) -> None:

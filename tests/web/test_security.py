@@ -148,7 +148,7 @@ def test_the_pool_serves_keys_in_turn() -> None:
 
 def test_search_players_think_in_the_pool() -> None:
     source = (ROOT / "src" / "canasta" / "web" / "service.py").read_text()
-    assert "run_cpu(table.id, bot.choose" in source and "to_thread(bot.choose" not in source
+    assert "run_cpu(table.id, turn.choose)" in source and "to_thread(" not in source
 
 
 # -- 7. bodies -------------------------------------------------------------------------------------
@@ -284,7 +284,7 @@ def test_sockets_waiting_for_hello_are_capped(tmp_path: Path) -> None:
 
 def test_hints_are_rate_limited_per_connection(tmp_path: Path) -> None:
     with make_client(tmp_path, hints_burst=2, hints_per_second=0.01) as c:
-        created = c.post("/api/tables", json={"preset": "two-player", "seats": HUMANS2, "seed": 1}).json()
+        created = c.post("/api/tables", json={"preset": "two-player", "seats": HUMANS2}).json()
         with c.websocket_connect(f"/ws/{created['table']}") as ws:
             ws.send_json({"type": "hello", "token": created["seats"][0]["token"]})
             state = until(ws, "state")

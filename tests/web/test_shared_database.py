@@ -30,7 +30,7 @@ def test_two_servers_share_one_database(storage_url: str) -> None:
     # Without following, server A learns of B's move only when its own is refused.
     with (TestClient(create_app(storage_url, bot_delay=0, follow=0)) as a,
           TestClient(create_app(storage_url, bot_delay=0, follow=0)) as b):
-        created = a.post("/api/tables", json={"seats": [{"kind": "human"}] * 4, "seed": 9}).json()
+        created = a.post("/api/tables", json={"seats": [{"kind": "human"}] * 4}).json()
         table = created["table"]
         tokens = [s["link"].split("#")[1] for s in created["seats"]]
         with a.websocket_connect(f"/ws/{table}") as on_a:
@@ -61,7 +61,7 @@ def test_a_server_shows_the_moves_another_server_made(storage_url: str) -> None:
     """Following the shared database: a player on server A sees a move made on server B without acting."""
     with (TestClient(create_app(storage_url, bot_delay=0, follow=0.05)) as a,
           TestClient(create_app(storage_url, bot_delay=0, follow=0.05)) as b):
-        created = a.post("/api/tables", json={"seats": [{"kind": "human"}] * 4, "seed": 4}).json()
+        created = a.post("/api/tables", json={"seats": [{"kind": "human"}] * 4}).json()
         table = created["table"]
         tokens = [s["link"].split("#")[1] for s in created["seats"]]
         with a.websocket_connect(f"/ws/{table}") as on_a, b.websocket_connect(f"/ws/{table}") as on_b:

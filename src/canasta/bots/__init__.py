@@ -26,6 +26,8 @@ class Bot(Protocol):
     """Chooses a move for its seat from what that seat may know."""
 
     name: str
+    slow: bool
+    """True for a bot that may think long (``search``): front ends run it off their event loop."""
 
     def choose(self, view: View, moves: Sequence[Move]) -> Move:
         """One of ``moves``."""

@@ -6,12 +6,13 @@ bot.  With two sides there are two replays: A plays side 0 then side 1.  With th
 (three-player, six-player) there are three: in replay ``r`` A plays side ``r`` and B every
 other side, so each bot holds each seat set equally often.
 
-Chance is seeded per deal, never per worker: the deck of deal ``i`` is shuffled by
-``random.Random(f"{seed}:{i}")`` and the bot at ``seat`` in replay ``r`` gets
-``random.Random(f"{seed}:{i}:{r}:{seat}")`` (in a match, hand ``j`` of match ``m`` uses
-``f"{seed}:match{m}:{j}"`` and ``f"{seed}:match{m}:{j}:{r}:{seat}"``).  So a seed gives the
-same result on one worker, on several processes and on Ray.  Bots see only
-``state.view(seat)`` and the legal moves.
+Chance is seeded per deal, never per worker, by the one seeding scheme of
+:mod:`canasta.match`: deal ``i`` is hand ``i`` of the match with this seed
+(``deal_deck(rules, seed, i)``, dealer ``i % players``) and the bot at ``seat`` plays it with
+``bot_random(seed, i, seat)`` in every replay; duplicate match ``m`` is the match with seed
+``f"{seed}:match{m}"`` (its hand ``j``: ``deal_deck(rules, f"{seed}:match{m}", j)``).  So deal 0
+is the first hand ``canasta play --seed S`` deals, and a seed gives the same result on one
+worker, on several processes and on Ray.  Bots see only ``state.view(seat)`` and the legal moves.
 
 A hand's point difference is A's side total minus B's (the mean over B's sides when B
 holds several).  Its mean comes with a 95% confidence interval over independent units
@@ -38,8 +39,8 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass
 from typing import Any
 
-from ..cards import shuffled_deck
 from ..errors import CanastaError
+from ..match import bot_random, deal_deck
 from ..rules import Rules
 from ..scoring import match_winner
 from ..state import GameState
@@ -74,11 +75,6 @@ def seatings(rules: Rules) -> list[Seating]:
         Seating(r, r, tuple("a" if seat % rules.sides == r else "b" for seat in range(rules.players)))
         for r in range(rules.sides)
     ]
-
-
-def deal_deck(rules: Rules, key: str) -> list[int]:
-    """The deck (top card first) of the deal with this seed key, e.g. ``"7:12"``."""
-    return shuffled_deck(random.Random(key), rules.decks)
 
 
 # -- playing ---------------------------------------------------------------------------------
@@ -126,16 +122,16 @@ def play_hand(
     seating: Seating,
     deck: Sequence[int],
     dealer: int,
-    rng_key: str,
+    rng_key: tuple[int | str, int],
     scores: Sequence[int] | None = None,
     sitting_out: int | None = None,
     watch: Watch | None = None,
 ) -> Hand:
-    """Play one hand to its end; the bot at ``seat`` is seeded by ``f"{rng_key}:{seat}"``."""
+    """Play one hand to its end; ``rng_key`` is the match seed and hand number the bots are seeded by."""
     state = GameState.deal(rules, dealer, scores, deck, sitting_out=sitting_out)
     if watch is not None:
         watch(seating, state.copy())
-    bots = [make_bot(a if who == "a" else b, random.Random(f"{rng_key}:{seat}"), files=True)
+    bots = [make_bot(a if who == "a" else b, bot_random(rng_key[0], rng_key[1], seat), files=True)
             for seat, who in enumerate(seating.seats)]
     decisions = 0
     searched = [0, 0, 0, 0]
@@ -160,10 +156,9 @@ def play_hand(
 
 def play_deal(a: str, b: str, rules: Rules, seed: int, index: int, watch: Watch | None = None) -> tuple[Hand, ...]:
     """Deal ``index``: the same deck and dealer once per replay."""
-    deck = deal_deck(rules, f"{seed}:{index}")
+    deck = deal_deck(rules, seed, index)
     dealer = index % rules.players
-    return tuple(play_hand(a, b, rules, s, deck, dealer, f"{seed}:{index}:{s.replay}", watch=watch)
-                 for s in seatings(rules))
+    return tuple(play_hand(a, b, rules, s, deck, dealer, (seed, index), watch=watch) for s in seatings(rules))
 
 
 def play_match(a: str, b: str, rules: Rules, seed: int, index: int) -> tuple[MatchPlay, ...]:
@@ -173,10 +168,10 @@ def play_match(a: str, b: str, rules: Rules, seed: int, index: int) -> tuple[Mat
         scores = [0] * rules.sides
         hands: list[Hand] = []
         winner: int | None = None
+        key = f"{seed}:match{index}"
         for j in range(MAX_MATCH_HANDS):
-            key = f"{seed}:match{index}:{j}"
             sitting_out = 2 * (j % 3) if rules.sit_out else None  # as Match: side 0's seats in turn
-            hand = play_hand(a, b, rules, s, deal_deck(rules, key), j % rules.players, f"{key}:{s.replay}",
+            hand = play_hand(a, b, rules, s, deal_deck(rules, key, j), j % rules.players, (key, j),
                              scores, sitting_out)
             hands.append(hand)
             scores = [x + t for x, t in zip(scores, hand.totals)]

@@ -20,6 +20,7 @@ class BasicBot:
     """A beginner: greedy melds, takes every pile it can, safe-ish discards."""
 
     name = "basic"
+    slow = False
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng

@@ -129,6 +129,7 @@ class ExpertBot:
     """Book strategy: pile value, safe discards by counting cards, canastas before going out."""
 
     name = "expert"
+    slow = False
 
     def __init__(self, rng: random.Random, params: ExpertParams | None = None) -> None:
         self.rng = rng

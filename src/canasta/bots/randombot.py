@@ -13,6 +13,7 @@ class RandomBot:
     """Plays a uniformly random legal move."""
 
     name = "random"
+    slow = False
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng

@@ -72,6 +72,8 @@ class SearchBot:
     """Determinized rollouts over the expert's best few moves."""
 
     name = "search"
+    slow = True
+    """It searches for a time or a number of rollouts: front ends let it think in a thread."""
 
     def __init__(
         self,

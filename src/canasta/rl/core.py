@@ -106,6 +106,11 @@ class Table:
         self.state = state
         self.turn = TurnActions(state)
 
+    def start(self, state: GameState) -> None:
+        """Play ``state``, a hand just dealt."""
+        self.state = state
+        self.turn = TurnActions(state)
+
     @property
     def to_act(self) -> int:
         """The seat that acts now."""

@@ -7,6 +7,11 @@ partners included), which sees only its own view.  Actions and observations are 
 ``{"observation", "action_mask"}`` and ``info["action_mask"]`` repeats the mask
 (:meth:`CanastaEnv.action_masks` too, for MaskablePPO).  An episode is one hand; the
 reward at its end is the agent's side's total less the best other side's, in thousands.
+After ``reset(seed=S)`` the ``i``-th hand dealt is hand ``i`` of the match with seed ``S``
+(``canasta.match.deal_deck``, the one seeding scheme of every front end), its opponents are
+seeded by ``canasta.match.bot_random(S, i, seat)`` and play through the table driver's bot
+loop (``canasta.play.run_bots``), and unless ``dealer`` is given the deal passes left from
+seat 0 as in a match.
 ``scores`` (one per side) are the match scores before the hand, which set the first-meld
 minimums; ``reset(options={"dealer": ..., "scores": [...]})`` changes either for one hand.
 An action the mask refuses changes nothing and costs ``illegal_reward`` (default -0.01),
@@ -20,7 +25,7 @@ with ``info["illegal"] = True``.  Importing this module registers ``gymnasium.ma
 
 from __future__ import annotations
 
-import random
+import secrets
 from collections.abc import Sequence
 from typing import Any, SupportsFloat
 
@@ -29,6 +34,9 @@ import numpy as np
 from gymnasium import spaces
 
 from ..bots import Bot, make_bot
+from ..match import bot_random, deal_deck
+from ..play import run_bots
+from ..state import GameState
 from ..views import make_view
 from .actions import NUM_ACTIONS
 from .core import Mask, Table, action_id, dealer_seat, hand_rewards, make_rules, match_scores, reset_options
@@ -67,7 +75,8 @@ class CanastaEnv(gym.Env[ObsType, np.int64]):
             "action_mask": spaces.Box(low=0, high=1, shape=(NUM_ACTIONS,), dtype=np.int8),
         })
         self.action_space = spaces.Discrete(NUM_ACTIONS)
-        self._rng = random.Random()
+        self._seed: int = secrets.randbits(63)  # until reset(seed=...) names one
+        self._hand = 0  # the number of the next hand dealt from the seed
         self._bots: dict[int, Bot] = {}
 
     def _observe(self) -> ObsType:
@@ -83,14 +92,19 @@ class CanastaEnv(gym.Env[ObsType, np.int64]):
         dealer, scores = reset_options(self.rules, options, self.dealer, self.scores)  # checked first
         super().reset(seed=seed)
         if seed is not None:
-            self._rng = random.Random(seed)
+            self._seed, self._hand = seed, 0
         players = self.rules.players
+        while True:  # again, in the rare case that a hand ends at the deal
+            number = self._hand
+            self._hand += 1
+            state = GameState.deal(self.rules, number % players if dealer is None else dealer, scores,
+                                   deal_deck(self.rules, self._seed, number))
+            if not state.is_over:
+                break
         others = [s for s in range(players) if s != self.seat]
-        self._bots = {s: make_bot(name, random.Random(self._rng.getrandbits(64)), files=True)
+        self._bots = {s: make_bot(name, bot_random(self._seed, number, s), files=True)
                       for s, name in zip(others, self.opponent_names)}
-        if dealer is None:
-            dealer = self._rng.randrange(players)
-        self.table.deal(self._rng, dealer=dealer, scores=scores)
+        self.table.start(state)
         self._play_bots()
         if self.table.state.is_over:  # the bots ended the hand before the agent's turn
             return self.reset(seed=None, options=options)
@@ -99,11 +113,7 @@ class CanastaEnv(gym.Env[ObsType, np.int64]):
 
     def _play_bots(self) -> None:
         state = self.table.state
-        while not state.is_over and state.to_act != self.seat:
-            seat = state.to_act
-            view = make_view(state, seat)
-            move = self._bots[seat].choose(view, list(state.legal_moves()))
-            state.play(move)
+        run_bots(state, self._bots, state.play)
 
     def step(self, action: Any) -> tuple[ObsType, SupportsFloat, bool, bool, dict[str, Any]]:
         """One action of the agent; the bots then play until the agent's next decision."""

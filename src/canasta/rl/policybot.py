@@ -34,6 +34,8 @@ from .policy import MaskedMLP, Weights
 class PolicyBot:
     """Plays by ``weights`` (sampling from the policy, or its likeliest action with ``greedy``)."""
 
+    slow = False
+
     def __init__(self, weights: Weights, rng: random.Random | None = None, greedy: bool = False,
                  name: str = "policy") -> None:
         self.name = name

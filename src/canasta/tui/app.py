@@ -182,7 +182,7 @@ class TableScreen(Screen[None]):
                 return [("The match is over. s: the score sheet · S: save · q: leave", "bold")]
             return [("The hand is over. Enter: the next hand · s: the score sheet", "bold")]
         seat = state.to_act
-        if seat in s.bots:
+        if s.table.is_bot(seat):
             return [(f"{names[seat]} is playing…", "dim")]
         if seat != self.revealed:
             return [(f"Pass the screen to {names[seat]}.", "bold")]
@@ -217,8 +217,7 @@ class TableScreen(Screen[None]):
         """Let computer players move (at once, or one per pause), then hand over to a person."""
         s = self.session
         if self.bot_delay <= 0:
-            while s.bot_to_act() is not None:
-                s.play(s.bot_choice())
+            s.table.run_bots()
         state = s.state
         if state.is_over:
             if self.hot_seat:
@@ -229,7 +228,7 @@ class TableScreen(Screen[None]):
                 self.show_sheet(at_end=True)
             return
         seat = state.to_act
-        if seat in s.bots:
+        if s.table.is_bot(seat):
             if self.hot_seat:
                 self.revealed = None
             self.redraw()
@@ -247,17 +246,15 @@ class TableScreen(Screen[None]):
 
     async def _bot_turn(self) -> None:
         """One computer player's move, chosen in a thread so the screen stays live."""
-        s = self.session
-        seat = s.bot_to_act()
-        if seat is None:
+        table = self.session.table
+        if table.bot_to_act() is None:
             self._bot_waiting = False
             return
-        state = s.state
-        view, moves = state.view(seat), list(state.legal_moves())
-        move = await asyncio.to_thread(s.bots[seat].choose, view, moves)
+        turn = table.bot_turn()
+        move = await asyncio.to_thread(turn.choose)
         self._bot_waiting = False
-        if s.state is state and s.bot_to_act() == seat and len(state.history) == len(view.history):
-            s.play(move)
+        if table.state_id == turn.state_id:  # nothing moved meanwhile
+            table.submit(turn.seat, move, turn.state_id)
         self.advance()
 
     def cover(self, seat: int) -> None:
@@ -285,7 +282,7 @@ class TableScreen(Screen[None]):
     def my_turn(self) -> bool:
         """True when a person at this screen may move now (their hand showing)."""
         state = self.session.state
-        return not state.is_over and state.to_act == self.revealed and state.to_act not in self.session.bots
+        return not state.is_over and state.to_act == self.revealed and not self.session.table.is_bot(state.to_act)
 
     def not_my_turn(self) -> bool:
         """Say so when no person at this screen may move now."""

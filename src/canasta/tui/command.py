@@ -32,8 +32,9 @@ def register(sub: Any) -> None:
     p.add_argument("--preset", choices=sorted(PRESETS), help="the game to play (default classic)")
     p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
                    help="change one rules option (repeatable); canasta rules --options lists them")
-    p.add_argument("--seats", help='who sits where, e.g. "you,expert,expert,expert"; several "you" share '
-                                   "the screen (computer players: random, basic, expert, search, search:200)")
+    p.add_argument("--seats", help='who sits where, e.g. "human,expert,expert,expert" (human:NAME names '
+                                   'a person; "you" also means human); several people share the screen '
+                                   "(computer players: random, basic, expert, search, search:200)")
     p.add_argument("--seed", type=int, help="seed of the shuffles (default: a new one each match)")
     p.add_argument("--target", type=int, help="points to win the match")
     p.add_argument("--resume", metavar="FILE",
@@ -69,7 +70,7 @@ def textual_missing() -> bool:
 def cmd_play(args: argparse.Namespace) -> int:
     """``canasta play``: the full-screen table, ``--plain`` line by line, ``--resume FILE``."""
     from ..cli.args import UsageError, rules_from_args
-    from .session import Session, SessionError, check_seats
+    from .session import Session, SessionError
 
     seats = [s.strip() for s in args.seats.split(",")] if args.seats else None
     if args.bot_delay < 0:
@@ -92,7 +93,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         if args.plain:
             from .plain import play_in_terminal
 
-            return play_in_terminal(rules, check_seats(seats, rules.players, rules.preset) if seats else None, seed)
+            return play_in_terminal(rules, seats, seed)
         if textual_missing():
             return _fail(NEEDS_TUI)
         return _run_play(Session.new(rules, seats, seed), args.bot_delay, None)

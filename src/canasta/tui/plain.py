@@ -1,7 +1,9 @@
 """A plain-prompt match in the terminal against computer players (``canasta play``).
 
-The table is drawn from the human seat's view only.  Type moves in the project's notation;
-``?`` lists the legal moves, ``hint`` asks the expert bot (with its reason), ``quit`` leaves.
+The table is drawn from the human seat's view only; moves go in through
+:class:`canasta.play.table.Table`, which deals and seeds the computer players as every front
+end does.  Type moves in the project's notation; ``?`` lists the legal moves, ``hint`` asks the
+expert bot (with its reason), ``quit`` leaves.
 """
 
 from __future__ import annotations
@@ -10,12 +12,10 @@ import random
 import sys
 from collections.abc import Callable, Sequence
 
-from ..bots import Bot, make_bot
 from ..bots.hints import hint
 from ..cards import KIND, MELD_RANK_CHARS, NUM_NATURAL, card_text
 from ..errors import CanastaError
-from ..match import Match
-from ..moves import Move
+from ..play import HOUSE, Table, parse_seats
 from ..rules import Rules
 from ..scoring import HandResult
 from ..views import View
@@ -95,33 +95,21 @@ def play_in_terminal(
     read: Callable[[str], str] = input,
     write: Callable[[str], None] = print,
 ) -> int:
-    """Play a match; ``you`` seats are humans at this terminal, others are bots by name."""
-    names = list(seats) if seats else ["you"] + ["expert"] * (rules.players - 1)
-    if len(names) != rules.players:
-        write(f"{rules.preset} seats {rules.players} players: give --seats with {rules.players} names")
-        return 2
-    rng = random.Random(seed)
-    bots: dict[int, Bot] = {}
-    for seat, name in enumerate(names):
-        if name != "you":
-            try:
-                bots[seat] = make_bot(name, random.Random(rng.randrange(2**31)), files=True)
-            except ValueError as exc:
-                write(str(exc))
-                return 2
-    labels = [("You" if n == "you" else f"{n}#{i}") for i, n in enumerate(names)]
-    match = Match(rules, labels, seed=seed)
+    """Play a match through a :class:`~canasta.play.table.Table` (seats: :mod:`canasta.play.seats`).
+
+    Bad seats raise :class:`~canasta.errors.SeatError` before anything is shown.
+    """
+    table = Table(rules, parse_seats(seats, rules, files=True), seed, files=True)
+    labels = table.names
+    match = table.match
     write(f"Canasta ({rules.preset}) to {rules.target:,}. Seed {seed}. Type ? for your moves, quit to leave.")
     while True:
         state = match.state
         while not state.is_over:
+            if table.run_bots(lambda seat, move: write(f"  {labels[seat]}: {move}")):
+                continue
             seat = state.to_act
             moves = list(state.legal_moves())
-            if seat in bots:
-                move = bots[seat].choose(state.view(seat), moves)
-                match.play(move)
-                write(f"  {labels[seat]}: {move}")
-                continue
             view = state.view(seat)
             write("")
             write(table_text(view, labels))
@@ -143,7 +131,7 @@ def play_in_terminal(
                 write(f"Hint: {move} ({reason})")
                 continue
             try:
-                match.play(Move.parse(line))
+                table.submit(seat, line, table.state_id)
             except CanastaError as exc:
                 write(f"Not allowed: {exc}")
         assert state.result is not None
@@ -157,7 +145,7 @@ def play_in_terminal(
             read("Press Enter for the next hand. ")
         except EOFError:
             return 0
-        match.new_hand()
+        table.submit(HOUSE, None, table.state_id)
 
 
 if __name__ == "__main__":

@@ -1,10 +1,13 @@
-"""A match at one screen: who sits where, the deals, the computer players' moves and save files.
+"""A match at one screen: a :class:`~canasta.play.table.Table`, and its save files.
 
-Seats are ``you`` (a person at this screen; ``you:Ann`` names them) or a computer player by
-name (``random``, ``basic``, ``expert``, ``search``, ``search:200``).  Hand ``i`` of a match
-with seed ``S`` is dealt from ``random.Random(f"{S}:{i}")``, as in the arena, so a resumed
-match deals the same hands as one played without a break.  A save file is the match's full
-game record (NOTATION.md, "Game records", decks included) with the seat list under ``seats``.
+Seats are in the one seat language of :mod:`canasta.play.seats`: ``human`` (a person at this
+screen; ``human:Ann`` names them; ``you`` still reads as ``human``) or a computer player by
+name (``random``, ``basic``, ``expert``, ``search``, ``search:200``, ``policy:FILE``).  Hand
+``i`` of a match with seed ``S`` is dealt by ``canasta.match.deal_deck`` from
+``random.Random(f"{S}:{i}")``, as in the arena and the browser, so a resumed match deals the
+same hands as one played without a break.  A save file is the match's full game record
+(NOTATION.md, "Game records", decks included) with the seat list under ``seats``; save files
+written before ``seeding`` existed were dealt this way already, and load so.
 
 >>> s = Session.new(Rules(), ["you", "basic", "basic", "basic"], seed=3)
 >>> s.names, s.humans
@@ -22,61 +25,27 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..bots import Bot, make_bot
-from ..cards import shuffled_deck
-from ..errors import CanastaError
+from ..bots import Bot
+from ..errors import SeatError
 from ..jsonfile import read_json
-from ..match import Match
+from ..match import OLD_SEEDING, SEEDING, Match
 from ..moves import Move
+from ..play import HOUSE, HUMAN, Seat, Table, parse_seats
+from ..play.seats import default_seats
 from ..rules import Rules
 from ..state import GameState
-
-HUMAN = "you"
 
 
 class SessionError(ValueError):
     """A bad seat list or save file: one line for the person who gave it."""
 
 
-def is_human(spec: str) -> bool:
-    """True for ``you`` and ``you:NAME``."""
-    return spec.split(":", 1)[0].strip().lower() == HUMAN
-
-
-def check_seats(seats: Sequence[str], players: int, preset: str) -> list[str]:
-    """The seat list, checked: one entry per player, each ``you[:NAME]`` or a known computer player."""
-    seats = [s.strip() for s in seats]
-    if len(seats) != players:
-        raise SessionError(f"{preset} seats {players} players: give --seats with {players} names, "
-                           f"like {','.join([HUMAN] + ['expert'] * (players - 1))}")
-    for spec in seats:
-        if is_human(spec):
-            if ":" in spec and not spec.split(":", 1)[1].strip():
-                raise SessionError(f"seat {spec!r}: give a name after 'you:' or leave it out")
-            continue
-        try:
-            make_bot(spec, random.Random(0), files=True)
-        except ValueError as exc:
-            raise SessionError(str(exc)) from None
-    return seats
-
-
-def seat_names(seats: Sequence[str]) -> list[str]:
-    """Names for the table: ``You`` (or ``Player 1``... when several share the screen), ``Basic 2``."""
-    several = sum(1 for s in seats if is_human(s)) > 1
-    names = []
-    for seat, spec in enumerate(seats):
-        if is_human(spec):
-            given = spec.split(":", 1)[1].strip() if ":" in spec else ""
-            names.append(given or (f"Player {seat + 1}" if several else "You"))
-        else:
-            names.append(f"{spec.capitalize()} {seat + 1}")
-    return names
-
-
-def deal_deck(rules: Rules, seed: int, number: int) -> list[int]:
-    """The deck (top card first) of hand ``number`` of the match with this seed."""
-    return shuffled_deck(random.Random(f"{seed}:{number}"), rules.decks)
+def check_seats(seats: Sequence[str] | None, rules: Rules) -> list[Seat]:
+    """The seats of a match at this screen (None: a person and ``expert`` players); :class:`SessionError`."""
+    try:
+        return parse_seats(None if seats is None else [s.strip() for s in seats], rules, files=True)
+    except SeatError as exc:
+        raise SessionError(str(exc)) from None
 
 
 def default_save_path(seed: int) -> str:
@@ -85,99 +54,114 @@ def default_save_path(seed: int) -> str:
 
 
 class Session:
-    """A match, its seats and its computer players."""
+    """A match at this screen: its :class:`~canasta.play.table.Table` and the seat words it was given.
 
-    def __init__(self, match: Match, seats: Sequence[str], seed: int) -> None:
-        self.match = match
+    ``seats`` are the words as given (``you``, ``human:Ann``, ``expert``), kept for the save file.
+    """
+
+    def __init__(self, table: Table, seats: Sequence[str]) -> None:
+        self.table = table
         self.seats = list(seats)
-        self.seed = seed
-        self.bots: dict[int, Bot] = {
-            seat: make_bot(spec, random.Random(f"{seed}:bot:{seat}"), files=True)
-            for seat, spec in enumerate(self.seats) if not is_human(spec)
-        }
 
     @classmethod
     def new(cls, rules: Rules, seats: Sequence[str] | None, seed: int) -> Session:
         """A new match: the first hand dealt."""
-        specs = check_seats(seats or [HUMAN] + ["expert"] * (rules.players - 1), rules.players, rules.preset)
-        match = Match(rules, seat_names(specs), seed=seed, deal=False)
-        session = cls(match, specs, seed)
-        match.new_hand(deal_deck(rules, seed, 0))
-        return session
+        words = [s.strip() for s in seats] if seats is not None else default_seats(rules)
+        return cls(Table(rules, check_seats(words, rules), seed, files=True), words)
 
     # -- facts --------------------------------------------------------------------------
 
     @property
+    def match(self) -> Match:
+        """The match."""
+        return self.table.match
+
+    @property
+    def seed(self) -> int:
+        """The seed of the deals and of the computer players."""
+        return self.table.seed
+
+    @property
     def state(self) -> GameState:
         """The hand in play (or just finished)."""
-        return self.match.state
+        return self.table.state
 
     @property
     def names(self) -> list[str]:
         """Each seat's name at the table."""
-        return self.match.players
+        return self.table.names
 
     @property
     def humans(self) -> list[int]:
         """The seats of the people at this screen."""
-        return [s for s, spec in enumerate(self.seats) if is_human(spec)]
+        return self.table.humans
+
+    @property
+    def bots(self) -> dict[int, Bot]:
+        """The computer players of this hand, by seat."""
+        return self.table.bots
 
     @property
     def hand_number(self) -> int:
         """The current hand, from 1."""
-        return len(self.match.hands)
+        return self.table.hand_number
 
     def bot_to_act(self) -> int | None:
         """The computer player's seat that moves next, or None."""
-        state = self.state
-        if state.is_over or state.to_act not in self.bots:
-            return None
-        return state.to_act
+        return self.table.bot_to_act()
 
     # -- play ---------------------------------------------------------------------------
 
     def play(self, move: Move | str) -> Move:
         """Check and apply a move of the seat to act; raises the engine's error with its reason."""
-        return self.match.play(move)
+        applied = self.table.submit(self.state.to_act, move)
+        assert applied is not None
+        return applied
 
     def bot_choice(self) -> Move:
         """The move the computer player to act chooses, from its seat's view only."""
-        seat = self.bot_to_act()
-        if seat is None:
-            raise CanastaError("no computer player is to move")
-        state = self.state
-        return self.bots[seat].choose(state.view(seat), list(state.legal_moves()))
+        return self.table.bot_move()[1]
 
     def deal_next(self) -> GameState:
         """Deal the next hand; raises when the hand is not over or the match is won."""
-        return self.match.new_hand(deal_deck(self.match.rules, self.seed, len(self.match.hands)))
+        self.table.judge(HOUSE, None)
+        return self.table.deal()
 
     # -- records ------------------------------------------------------------------------
 
     def to_record(self) -> dict[str, Any]:
-        """The full game record (decks included) and the seats."""
+        """The full game record (decks included), its seeding and the seats."""
         record = self.match.to_record()
         record["seed"] = self.seed
+        record["seeding"] = self.match.seeding
         record["seats"] = list(self.seats)
         return record
 
     @classmethod
     def from_record(cls, record: object) -> Session:
-        """Rebuild a session from a save file's record; raises :class:`SessionError`."""
-        match = match_from_record(record, "a saved match")
-        assert isinstance(record, Mapping)
+        """Rebuild a session from a save file's record; raises :class:`SessionError`.
+
+        A save file (it has ``seats``) that names no ``seeding`` was dealt hand by hand, as
+        now; a bare game record without it was dealt by the older scheme, and goes on so.
+        """
+        if not isinstance(record, Mapping):
+            raise SessionError("a saved match is a JSON object")
+        match = match_from_record(record, "a saved match", SEEDING if "seats" in record else OLD_SEEDING)
         seats = record.get("seats")
         if seats is None:
-            seats = [HUMAN] + ["expert"] * (match.rules.players - 1)
+            seats = default_seats(match.rules)
         if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
-            raise SessionError("seats must be a list of names like \"you\" or \"expert\"")
-        seats = check_seats(seats, match.rules.players, match.rules.preset)
+            raise SessionError(f"seats must be a list of words like \"{HUMAN}\" or \"expert\"")
+        parsed = check_seats(seats, match.rules)
         if record.get("players") is None:
-            match.players = seat_names(seats)
+            match.players = [seat.name for seat in parsed]
+        parsed = [Seat(seat.index, seat.kind, match.players[seat.index]) for seat in parsed]
         seed = record.get("seed")
         if not isinstance(seed, int) or isinstance(seed, bool):
             seed = random.randrange(2**31)
-        return cls(match, seats, seed)
+        if match.seed is None:  # a record without a seed goes on with one, dealt hand by hand
+            match.seed, match.seeding = seed, SEEDING
+        return cls(Table(match.rules, parsed, seed, match=match, files=True), seats)
 
     def save(self, path: str) -> None:
         """Write the save file (through a temporary file, so a failed write leaves no half file)."""
@@ -200,12 +184,12 @@ class Session:
             raise SessionError(f"{path}: {exc}") from None
 
 
-def match_from_record(record: object, what: str) -> Match:
+def match_from_record(record: object, what: str, seeding: str = OLD_SEEDING) -> Match:
     """``Match.from_record`` with every failure as one :class:`SessionError` line (``what``: the file's kind)."""
     if not isinstance(record, Mapping):
         raise SessionError(f"{what} is a JSON object")
     try:
-        return Match.from_record(record)
+        return Match.from_record(record, seeding)
     except (ValueError, TypeError, KeyError, AttributeError, IndexError) as exc:
         raise SessionError(str(exc) or type(exc).__name__) from None
 

@@ -19,12 +19,13 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from ..play import HUMAN
 from . import pool as cpu_pool
 from .limits import BodyTooLarge, Limits, RateLimiter, check_table_request, client_key, read_body, retry_after
 from .protocol import ProtocolError, dumps, parse_client_message, setup_message, state_message
 from .scorekeeper import router as scorekeeper_router
 from .security import SecurityMiddleware, escape, escape_logs, renew_seat
-from .service import HUMAN, Table, TableService
+from .service import SeedRefused, Table, TableService
 from .storage import AsyncStorage, StorageError, open_storage
 
 log = logging.getLogger("canasta.web")
@@ -168,6 +169,8 @@ def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7, follow: floa
             return refused
         try:
             answer = await create(data)
+        except SeedRefused as exc:
+            return _error(400, "seed_refused", str(exc))
         except ValueError as exc:
             return _error(400, "bad_table", str(exc))
         except StorageError as exc:

@@ -111,7 +111,7 @@ def table_json(table: Table) -> dict[str, Any]:
         "id": table.id,
         "status": table.status,
         "players": [
-            {"seat": s.seat, "name": s.name, "kind": s.kind, "connected": table.connected(s.seat)}
+            {"seat": s.index, "name": s.name, "kind": s.kind, "connected": table.connected(s.index)}
             for s in table.seats
         ],
         "sides": [[seat for seat in range(rules.players) if seat % rules.sides == side] for side in range(rules.sides)],
@@ -123,6 +123,7 @@ def table_json(table: Table) -> dict[str, Any]:
         "results": [result.to_json() | {"totals": list(result.totals)} for result in match.results],
         "winner": match.winner,
         "log": [{"seat": seat, "move": str(move)} for seat, move in state.history],
+        **({"seed": table.seed} if table.seed_announced else {}),  # chosen by the creator: every seat knows it
     }
 
 

@@ -1,8 +1,11 @@
-"""Live tables: a match, its seats and connections, replayed from storage and moved by events.
+"""Live tables: a :class:`canasta.play.table.Table` with the web's own parts: a lock, storage, connections.
 
 A table's history is a list of events (``deal`` and ``move``) in storage; the state id is
-their number.  Every move is checked here against the engine, committed, and only then
-applied and shown, so a server killed at any moment restarts from the last acknowledged move.
+their number.  Every move is judged by the table driver (the protocol's order, its named
+errors), committed, and only then applied and shown, so a server killed at any moment
+restarts from the last acknowledged move.  Computer players move after ``bot_delay``, slow
+ones (``search``) in a thread; a failed storage write is retried with backoff, so they go on
+by themselves once storage is back; a table of computer players only plays to the match end.
 """
 
 from __future__ import annotations
@@ -10,27 +13,41 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-import random
 import secrets
 import time
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
-from ..bots import Bot, make_bot
+from ..bots import BOTS
 from ..bots.hints import hint
-from ..errors import CanastaError, IllegalMoveError
-from ..match import Match
+from ..errors import IllegalMoveError, MatchOver, MoveSyntaxError, NotYourTurn, SeatError, StaleState
+from ..match import OLD_SEEDING, SEEDING, Match
 from ..moves import Move
+from ..play import HOUSE, HUMAN, Seat, parse_seats
+from ..play import Table as Driver
+from ..play.seats import HUMAN_WORDS
 from ..rules import Rules
 from .pool import run_cpu
 from .protocol import ProtocolError, dumps, rules_from_request, state_message, table_json
-from .storage import AsyncStorage, Event
+from .storage import AsyncStorage, Event, StorageError
 
 log = logging.getLogger("canasta.web")
 
-HUMAN = "human"
-MAX_NAME = 24
+NAMED_ERRORS: dict[type[Exception], str] = {
+    MatchOver: "table_over",
+    NotYourTurn: "not_your_turn",
+    StaleState: "stale_state",
+    MoveSyntaxError: "bad_move",
+    IllegalMoveError: "illegal_move",
+}
+"""The table driver's errors by their protocol names (docs/protocol.md, "Errors")."""
+
+RETRY_FIRST, RETRY_MOST = 0.2, 10.0
+"""Seconds before a computer player's move is tried again after a storage failure, doubling up to the most."""
+
+
+class SeedRefused(ValueError):
+    """A seed chosen by the creator of a table with more than one person: it would show them every hand."""
 
 
 def token_hash(token: str) -> str:
@@ -48,36 +65,33 @@ class Connection(Protocol):
         ...
 
 
-@dataclass(frozen=True, slots=True)
-class Seat:
-    """A place at the table: a human (by invite link) or a computer player."""
-
-    seat: int
-    kind: str
-    name: str
-
-    @property
-    def is_human(self) -> bool:
-        """True for a seat played through an invite link."""
-        return self.kind == HUMAN
-
-
 class Table:
-    """One table in memory: the match replayed from its events, and who is connected."""
+    """One table in memory: its :class:`~canasta.play.table.Table` replayed from its events, and who is connected."""
 
     def __init__(self, table_id: str, spec: Mapping[str, Any]) -> None:
         self.id = table_id
         self.rules = Rules.parse(spec["rules"])
         self.seats = [Seat(i, s["kind"], s["name"]) for i, s in enumerate(spec["seats"])]
-        self.match = Match(self.rules, [s.name for s in self.seats], seed=int(spec["seed"]), deal=False)
-        self.state_id = 0
+        self.seed = int(spec["seed"])
+        self.seed_announced = bool(spec.get("seed_chosen", False))
+        """True when the creator chose the seed: every seat is told it (``table.seed``)."""
+        match = Match(self.rules, [s.name for s in self.seats], seed=self.seed, deal=False,
+                      seeding=spec.get("seeding", OLD_SEEDING))  # tables made before ``seeding`` deal as they did
+        self.driver = Driver(self.rules, self.seats, self.seed, match=match, deal=False)
         self.connections: set[Connection] = set()
         self.lock = asyncio.Lock()
-        self.bots: dict[int, Bot] = {
-            s.seat: make_bot(s.kind, random.Random(secrets.randbits(64))) for s in self.seats if not s.is_human
-        }
         self.bot_task: asyncio.Task[None] | None = None
         self.last_active = time.monotonic()
+
+    @property
+    def match(self) -> Match:
+        """The match."""
+        return self.driver.match
+
+    @property
+    def state_id(self) -> int:
+        """The number of events applied."""
+        return self.driver.state_id
 
     @property
     def status(self) -> str:
@@ -93,19 +107,20 @@ class Table:
         """True when some seat is played through an invite link."""
         return any(s.is_human for s in self.seats)
 
+    @property
+    def has_bots(self) -> bool:
+        """True when some seat is a computer player."""
+        return not all(s.is_human for s in self.seats)
+
     def connected(self, seat: int) -> bool:
         """True when some connection holds this seat (computer players always are)."""
-        return seat in self.bots or any(c.seat == seat for c in self.connections)
+        return self.driver.is_bot(seat) or any(c.seat == seat for c in self.connections)
 
     def apply(self, event: Event) -> None:
         """Apply a committed event (it was checked before it was committed)."""
         if event.seq != self.state_id:
             raise RuntimeError(f"table {self.id}: event {event.seq} applied at state {self.state_id}")
-        if event.kind == "deal":
-            self.match.new_hand()
-        else:
-            self.match.play(event.text)
-        self.state_id = event.seq + 1
+        self.driver.apply(None if event.kind == "deal" else Move.parse(event.text))
         self.last_active = time.monotonic()
 
     @property
@@ -117,9 +132,14 @@ class Table:
 class TableService:
     """Every live table of this server process, its storage and its computer players."""
 
-    def __init__(self, storage: AsyncStorage, bot_delay: float = 0.7) -> None:
+    def __init__(self, storage: AsyncStorage, bot_delay: float = 0.7, retry: tuple[float, float] = (
+            RETRY_FIRST, RETRY_MOST)) -> None:
         self.storage = storage
         self.bot_delay = bot_delay
+        self.retry = retry
+        """Seconds before a computer player's move is tried again after a storage failure, and the most."""
+        self.new_seed: Callable[[], int] = lambda: secrets.randbits(63)
+        """The server's own randomness for a table's seed (tests replace it to replay a table)."""
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self.moves_committed = 0
@@ -136,23 +156,29 @@ class TableService:
         rules = rules_from_request(body.get("preset", "classic"), body.get("options"), body.get("target"))
         seats = _parse_seats(body.get("seats"), rules)
         seed = body.get("seed")
+        chosen = seed is not None
         if seed is None:
-            seed = secrets.randbits(63)
+            seed = self.new_seed()
         elif not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
             raise ValueError("seed must be a whole number from 0 to 2**63 - 1")
+        elif sum(s.is_human for s in seats) > 1:
+            raise SeedRefused("a seed chosen by a player would show them every hand and the stock: at a table with "
+                              "more than one person the server shuffles; leave the seed out")
         table_id = secrets.token_urlsafe(9)
         tokens: dict[str, int | None] = {}
         answer_seats = []
         for seat in seats:
             token = secrets.token_urlsafe(24) if seat.is_human else None
             if token is not None:
-                tokens[token_hash(token)] = seat.seat
-            answer_seats.append({"seat": seat.seat, "kind": seat.kind, "name": seat.name, "token": token,
+                tokens[token_hash(token)] = seat.index
+            answer_seats.append({"seat": seat.index, "kind": seat.kind, "name": seat.name, "token": token,
                                  "link": f"/t/{table_id}#{token}" if token else None})
         spectator = secrets.token_urlsafe(24)
         tokens[token_hash(spectator)] = None
-        spec = {"rules": rules.to_json(), "seats": [{"kind": s.kind, "name": s.name} for s in seats],
-                "seed": seed, "created": time.time()}
+        spec: dict[str, Any] = {"rules": rules.to_json(), "seats": [{"kind": s.kind, "name": s.name} for s in seats],
+                                "seed": seed, "seeding": SEEDING, "created": time.time()}
+        if chosen:
+            spec["seed_chosen"] = True  # announced to every seat (``table.seed``)
         await self.storage.create_table(table_id, spec, tokens)
         table = Table(table_id, spec)
         first = Event(0, "deal", None, "", time.time())
@@ -206,7 +232,7 @@ class TableService:
         the events it missed, tells its connections and lets its computer players move.
         Returns how many tables moved.
         """
-        watched = [t.id for t in self.tables.values() if t.connections or t.bots]
+        watched = [t.id for t in self.tables.values() if t.connections or t.has_bots]
         if not watched:
             return 0
         moved = 0
@@ -235,13 +261,23 @@ class TableService:
     async def submit(self, table: Table, seat: int | None, text: str | None, state_id: int) -> tuple[int, str]:
         """Check, commit and apply a move (``text``) or the next deal (``None``); the new state id and move.
 
-        The checks run in the protocol's order: table live, seat may act, state id
-        current, move parses, move legal.  Nothing changes when one fails.
+        ``seat`` is None for a spectator and :data:`~canasta.play.table.HOUSE` for the server
+        dealing the next hand of a table of computer players.  The table driver judges in the
+        protocol's order: table live, seat may act, state id current, move parses, move legal.
+        Nothing changes when one fails.
         """
         async with table.lock:
             if state_id > table.state_id:
                 await self.catch_up(table)
-            event = self._judge(table, seat, text, state_id)
+            try:
+                move = table.driver.judge(seat, text, state_id)
+            except tuple(NAMED_ERRORS) as exc:
+                name = next(name for kind, name in NAMED_ERRORS.items() if isinstance(exc, kind))
+                raise ProtocolError(name, str(exc)) from None
+            if move is None:
+                event = Event(table.state_id, "deal", None, "", time.time())
+            else:
+                event = Event(table.state_id, "move", seat, str(move), time.time())
             if not await self.storage.append(table.id, event):  # another server process moved first
                 await self.catch_up(table)
                 self.broadcast(table)
@@ -251,34 +287,6 @@ class TableService:
             if table.match.is_over:
                 await self.storage.set_status(table.id, "over")
         return table.state_id, event.text or "next"
-
-    def _judge(self, table: Table, seat: int | None, text: str | None, state_id: int) -> Event:
-        state = table.match.state
-        if table.match.is_over:
-            raise ProtocolError("table_over", "the match is over")
-        if seat is None:
-            raise ProtocolError("not_your_turn", "spectators watch; they do not play")
-        if text is None:
-            if not state.is_over:
-                raise ProtocolError("not_your_turn", "the hand is still being played")
-        elif state.is_over:
-            raise ProtocolError("not_your_turn", "the hand is over; deal the next one")
-        elif state.to_act != seat:
-            waiting = table.seats[state.to_act].name
-            raise ProtocolError("not_your_turn", f"it is {waiting}'s turn, not yours")
-        if state_id != table.state_id:
-            raise ProtocolError("stale_state", f"the table has moved on (state {table.state_id}, not {state_id})")
-        if text is None:
-            return Event(table.state_id, "deal", None, "", time.time())
-        try:
-            move = Move.parse(text)
-        except CanastaError as exc:
-            raise ProtocolError("bad_move", str(exc)) from None
-        try:
-            state.check(move)
-        except IllegalMoveError as exc:
-            raise ProtocolError("illegal_move", str(exc)) from None
-        return Event(table.state_id, "move", seat, str(move), time.time())
 
     def hint(self, table: Table, seat: int | None, state_id: int) -> tuple[str, str]:
         """The expert's move for the seat to act, and its reason."""
@@ -296,7 +304,7 @@ class TableService:
         """Send every connection its new state and let the computer players move."""
         self.broadcast(table)
         if table.bot_task is None or table.bot_task.done():
-            if self._bot_to_act(table) is not None:
+            if table.driver.bot_to_act(deal=True) is not None:
                 table.bot_task = asyncio.get_running_loop().create_task(self._play_bots(table))
 
     def broadcast(self, table: Table) -> None:
@@ -308,40 +316,45 @@ class TableService:
                 messages[conn.seat] = dumps(state_message(table, conn.seat, public))
             conn.send(messages[conn.seat])
 
-    def _bot_to_act(self, table: Table) -> int | None:
-        """The computer player to move (-1: the server deals the next hand of a table without humans)."""
-        state = table.match.state
-        if table.match.is_over or table.state_id == 0:
-            return None
-        if state.is_over:
-            return None if table.has_humans else -1
-        return state.to_act if state.to_act in table.bots else None
-
     async def _play_bots(self, table: Table) -> None:
-        try:
-            while (seat := self._bot_to_act(table)) is not None:
-                state_id = table.state_id
-                await asyncio.sleep(self.bot_delay)
-                if table.state_id != state_id:
-                    continue
-                if seat < 0:
-                    await self.submit(table, None, None, state_id)
+        """The table's computer players, one move per ``bot_delay``, until a person is to act or the match ends.
+
+        At a table without people the server deals each next hand itself.  A storage failure
+        (a full disk, a database restarting) is retried with backoff; the move is judged
+        again each time, so nothing is lost or made twice.
+        """
+        failures = 0
+        while (seat := table.driver.bot_to_act(deal=True)) is not None:
+            state_id = table.state_id
+            await asyncio.sleep(self.bot_delay if not failures else
+                                min(self.retry[0] * 2 ** (failures - 1), self.retry[1]))
+            if table.state_id != state_id:
+                continue
+            try:
+                if seat == HOUSE:
+                    await self.submit(table, HOUSE, None, state_id)
                 else:
-                    state = table.match.state
-                    bot = table.bots[seat]
-                    view, moves = state.view(seat), list(state.legal_moves())
-                    if bot.name.startswith("search"):
-                        move = await run_cpu(table.id, bot.choose, view, moves)  # bounded, fair pool
-                    else:
-                        move = bot.choose(view, moves)
+                    turn = table.driver.bot_turn()
+                    # Slow players (search) think in the bounded, fair CPU pool, off the event loop.
+                    move = await run_cpu(table.id, turn.choose) if turn.slow else turn.choose()
                     if table.state_id != state_id:
                         continue
                     await self.submit(table, seat, str(move), state_id)
-                self.broadcast(table)
-        except ProtocolError as exc:
-            log.warning("table %s: a computer player's move was refused (%s)", table.id, exc.name)
-        except Exception as exc:  # a bot must never take the server down; log no cards
-            log.error("table %s: computer player stopped (%s)", table.id, type(exc).__name__)
+            except ProtocolError as exc:
+                if exc.name != "stale_state":  # another process moved first: look again; anything else is a bug
+                    log.warning("table %s: a computer player's move was refused (%s)", table.id, exc.name)
+                    return
+                continue
+            except StorageError as exc:
+                failures += 1
+                log.warning("table %s: storage failed before a computer player's move (try %d): %s",
+                            table.id, failures, exc)
+                continue
+            except Exception as exc:  # a bot must never take the server down; log no cards
+                log.error("table %s: computer player stopped (%s)", table.id, type(exc).__name__)
+                return
+            failures = 0
+            self.broadcast(table)
 
     async def close(self) -> None:
         """Stop the computer players."""
@@ -352,26 +365,21 @@ class TableService:
 
 
 def _parse_seats(raw: object, rules: Rules) -> list[Seat]:
-    """The seats of a table being created (default: a human at seat 0, ``expert`` elsewhere)."""
-    from ..bots import BOTS
+    """The seats of a table being created, in the seat language (default: a person at seat 0, ``expert`` elsewhere).
 
-    if raw is None:
-        raw = [{"kind": HUMAN}] + [{"kind": "expert"}] * (rules.players - 1)
-    if not isinstance(raw, list) or len(raw) != rules.players:
-        raise ValueError(f"{rules.preset} needs a list of {rules.players} seats")
-    seats = []
-    for index, entry in enumerate(raw):
-        if not isinstance(entry, dict) or not isinstance(entry.get("kind"), str):
-            raise ValueError(f"seat {index} must be an object with a kind (human or a computer player)")
-        kind = entry["kind"]
-        if kind != HUMAN and kind.partition(":")[0] not in BOTS:
-            raise ValueError(f"seat {index}: unknown player kind {kind!r} (human, {', '.join(sorted(BOTS))})")
-        if kind != HUMAN:
-            make_bot(kind)  # a bad search budget is refused here, with its own sentence
-        name = entry.get("name")
-        if name is None or name == "":
-            name = f"Player {index + 1}" if kind == HUMAN else f"{kind.capitalize()} {index + 1}"
-        if not isinstance(name, str) or len(name) > MAX_NAME or not name.isprintable():
-            raise ValueError(f"seat {index}: a name is printable text of at most {MAX_NAME} characters")
-        seats.append(Seat(index, kind, name.strip() or f"Player {index + 1}"))
-    return seats
+    The lobby's sentences for a wrong list and an unknown kind; the rest is :func:`canasta.play.parse_seats`'s.
+    No ``policy:FILE`` player: a server never loads a file named in a request.
+    """
+    if raw is not None:
+        if not isinstance(raw, list) or len(raw) != rules.players:
+            raise ValueError(f"{rules.preset} needs a list of {rules.players} seats")
+        for index, entry in enumerate(raw):
+            if not isinstance(entry, dict) or not isinstance(entry.get("kind"), str):
+                raise ValueError(f"seat {index} must be an object with a kind (human or a computer player)")
+            kind = entry["kind"]
+            if kind.strip().lower() not in HUMAN_WORDS and kind.partition(":")[0] not in BOTS:
+                raise ValueError(f"seat {index}: unknown player kind {kind!r} ({HUMAN}, {', '.join(sorted(BOTS))})")
+    try:
+        return parse_seats(raw, rules, shared=True)
+    except SeatError as exc:
+        raise ValueError(str(exc)) from None
