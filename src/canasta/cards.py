@@ -43,6 +43,13 @@ WILD_MELD = 12
 NUM_MELD_RANKS = 13
 MELD_RANK_CHARS = NATURAL_RANKS + "3W"
 
+CANASTA_SIZE = 7
+"""Cards a meld needs to be a canasta (RULES.md 4)."""
+MAX_WILDS = 3
+"""The most wild cards a meld of natural cards may hold (RULES.md 3)."""
+MIN_MELD = 3
+"""The fewest cards of a meld (RULES.md 3)."""
+
 KIND_CHARS = ("A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3b", "3r", "2", "JK")
 
 

@@ -981,6 +981,8 @@ def score_hand(state: GameState, went_out: int | None, concealed: bool) -> HandR
             going_out=going_out,
             melded=melded_points,
             in_hand=in_hand,
+            wild_bonus=rules.wild_canasta_bonus * wild,
+            wild_penalty=penalty,
         ))
     return HandResult(tuple(sides), went_out, concealed and rules.concealed_bonus)
 

@@ -108,6 +108,7 @@ class Itemised:
                            + rules.wild_canasta_bonus * self.wild - penalty),
             red_threes=self.red_threes, red_three_points=red if self.melded else -red,
             going_out=going_out, melded=self.melded, in_hand=self.in_hand,
+            wild_bonus=rules.wild_canasta_bonus * self.wild, wild_penalty=penalty,
         )
 
     def to_json(self) -> dict[str, Any]:
