@@ -24,7 +24,7 @@ from .rules import PRESETS, Rules
 from .scoring import HandResult, SideScore
 from .state import GameState
 from .testing.scenario import run_scenario
-from .views import View
+from .views import PublicView, View, make_view, public_view
 
 __version__ = "0.1.0"
 
@@ -40,6 +40,7 @@ __all__ = [
     "Move",
     "MoveSyntaxError",
     "PositionError",
+    "PublicView",
     "Rules",
     "RulesError",
     "SideScore",
@@ -48,9 +49,11 @@ __all__ = [
     "cards_text",
     "deal_from",
     "from_position",
+    "make_view",
     "full_deck",
     "parse_card",
     "parse_cards",
+    "public_view",
     "run_scenario",
     "shuffled_deck",
     "to_position",
