@@ -138,8 +138,8 @@ class View(PublicView):
 _V = TypeVar("_V", bound=PublicView)
 
 
-def _build(cls: type[_V], state: GameState, history: bool, own: int | None, **seat: Any) -> _V:
-    """A view of ``state`` from its public fields (``own``: the seat whose known cards are in its hand)."""
+def _public(state: GameState, history: bool, own: int | None) -> dict[str, Any]:
+    """Every field of the public view of ``state`` (``own``: the seat whose known cards are in its hand)."""
     melds: list[Mapping[int, tuple[int, ...]]] = []
     canastas: list[Mapping[int, CanastaKind]] = []
     for side, side_melds in enumerate(state.melds):
@@ -161,41 +161,52 @@ def _build(cls: type[_V], state: GameState, history: bool, own: int | None, **se
         canastas.append(MappingProxyType(kinds))
     pile = tuple(state.pile)
     result = state.result
-    return cls(
-        rules=state.rules,
-        dealer=state.dealer,
-        turn=state.turn,
-        to_act=state.to_act,
-        phase=state.phase,
-        scores=tuple(state.scores),
-        minimums=tuple(state.minimum(s) for s in range(state.sides)),
-        hand_sizes=tuple(state.hsize),
-        stock_size=len(state.stock),
-        pile=pile,
-        pile_frozen=state.pile_frozen(),
-        pile_blocked=bool(pile) and is_blocked(pile[-1]),
-        melds=tuple(melds),
-        canastas=tuple(canastas),
-        red_threes=tuple(tuple(r) for r in state.red3),
-        melded=tuple(state.melded),
-        known=tuple(
+    return {
+        "rules": state.rules,
+        "dealer": state.dealer,
+        "turn": state.turn,
+        "to_act": state.to_act,
+        "phase": state.phase,
+        "scores": tuple(state.scores),
+        "minimums": tuple(state.minimum(s) for s in range(state.sides)),
+        "hand_sizes": tuple(state.hsize),
+        "stock_size": len(state.stock),
+        "pile": pile,
+        "pile_frozen": state.pile_frozen(),
+        "pile_blocked": bool(pile) and is_blocked(pile[-1]),
+        "melds": tuple(melds),
+        "canastas": tuple(canastas),
+        "red_threes": tuple(tuple(r) for r in state.red3),
+        "melded": tuple(state.melded),
+        "known": tuple(
             () if other == own or not any(counts) else tuple(codes_from_counts(counts))
             for other, counts in enumerate(state.known)
         ),
-        history=state.history_text() if history else (),
-        drew=state.drew,
-        asked=state.asked,
-        answer=state.answer,
-        result=result,
-        sheet=() if result is None else sheet_rows(result, state.rules),
-        sitting_out=state.sitting_out,
-        **seat,
-    )
+        "history": state.history_text() if history else (),
+        "drew": state.drew,
+        "asked": state.asked,
+        "answer": state.answer,
+        "result": result,
+        "sheet": () if result is None else sheet_rows(result, state.rules),
+        "sitting_out": state.sitting_out,
+    }
+
+
+def _new(cls: type[_V], fields: dict[str, Any]) -> _V:
+    """The view ``cls(**fields)``, made in one step: ``fields`` holds every field.
+
+    A frozen dataclass's ``__init__`` sets its fields one by one through ``object.__setattr__``;
+    for 26 fields that is most of the cost of a view, which every bot move and every
+    learning step pays.  The tests check that views made here hold every field.
+    """
+    view = object.__new__(cls)
+    view.__dict__.update(fields)
+    return view
 
 
 def public_view(state: GameState, history: bool = True) -> PublicView:
     """What everybody may know of ``state``: spectators, logs, replays (``history=False``: no move history)."""
-    return _build(PublicView, state, history, None)
+    return _new(PublicView, _public(state, history, None))
 
 
 def make_view(state: GameState, seat: int, history: bool = True) -> View:
@@ -205,4 +216,7 @@ def make_view(state: GameState, seat: int, history: bool = True) -> View:
     """
     if not 0 <= seat < state.players:
         raise SeatError(f"seat {seat} is not at this table (0 to {state.players - 1})")
-    return _build(View, state, history, seat, seat=seat, hand=tuple(state.hand(seat)))
+    fields = _public(state, history, seat)
+    fields["seat"] = seat
+    fields["hand"] = tuple(state.hand(seat))
+    return _new(View, fields)
