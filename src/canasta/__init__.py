@@ -30,7 +30,7 @@ from .rules import PRESETS, Rules
 from .scoring import HandResult, SideScore
 from .state import GameState
 from .testing.scenario import run_scenario
-from .views import View
+from .views import PublicView, View, make_view, public_view
 
 __version__ = "0.1.0"
 
@@ -51,6 +51,7 @@ __all__ = [
     "NotYourTurn",
     "Phase",
     "PositionError",
+    "PublicView",
     "Rules",
     "RulesError",
     "SeatError",
@@ -63,8 +64,10 @@ __all__ = [
     "deal_from",
     "from_position",
     "full_deck",
+    "make_view",
     "parse_card",
     "parse_cards",
+    "public_view",
     "run_scenario",
     "shuffled_deck",
     "to_position",

@@ -104,6 +104,80 @@ class SideScore:
 
 
 @dataclass(frozen=True, slots=True)
+class SheetRow:
+    """One row of a hand's score sheet: what it counts, and each side's cell as text and as points."""
+
+    label: str
+    cells: tuple[str, ...]
+    values: tuple[int, ...]
+    style: str = ""  # "subtotal" (the bonuses), "total" (the hand's total), "" for an item
+
+    def to_json(self) -> dict[str, Any]:
+        """The row as the browser page renders it."""
+        return {"label": self.label, "cells": list(self.cells), "values": list(self.values), "style": self.style}
+
+
+def _points(n: int) -> str:
+    return f"{n:,}"
+
+
+def _times(n: int, each: int) -> str:
+    return f"{n} × {_points(each)} = {_points(n * each)}" if n else "–"
+
+
+def sheet_rows(result: HandResult, rules: Rules) -> tuple[SheetRow, ...]:
+    """The score sheet of a hand, one row per item (seed 000's sheet): the one place its rows are built.
+
+    Canastas by kind, with the wild card canastas' bonus and the unfinished wild card meld's
+    penalty on rows of their own when a side has them; red threes, going out, the bonuses,
+    melded cards, cards left in hand and the hand's total.  A dash is an item worth nothing.
+
+    >>> from canasta.rules import Rules
+    >>> ours = SideScore(natural_canastas=1, mixed_canastas=1, canasta_bonus=800, red_threes=2,
+    ...                  red_three_points=200, going_out=100, melded=250, in_hand=35)
+    >>> rows = sheet_rows(HandResult((ours, SideScore(in_hand=80)), 0, False), Rules())
+    >>> [(r.label, r.cells) for r in rows[:2]]
+    [('Natural canastas', ('1 × 500 = 500', '–')), ('Mixed canastas', ('1 × 300 = 300', '–'))]
+    >>> rows[-1].label, rows[-1].values
+    ('Hand total', (1315, -80))
+    """
+    sides = result.sides
+    out_side = None if result.went_out is None else result.went_out % len(sides)
+
+    def row(label: str, cells: list[str], values: list[int], style: str = "") -> SheetRow:
+        return SheetRow(label, tuple(cells), tuple(values), style)
+
+    rows = [
+        row("Natural canastas", [_times(s.natural_canastas, NATURAL_CANASTA) for s in sides],
+            [NATURAL_CANASTA * s.natural_canastas for s in sides]),
+        row("Mixed canastas", [_times(s.mixed_canastas, MIXED_CANASTA) for s in sides],
+            [MIXED_CANASTA * s.mixed_canastas for s in sides]),
+    ]
+    if any(s.wild_canastas or s.wild_bonus for s in sides):
+        rows.append(row("Wild card canastas",
+                        [_times(s.wild_canastas, rules.wild_canasta_bonus) for s in sides],
+                        [s.wild_bonus for s in sides]))
+    if any(s.wild_penalty for s in sides):
+        rows.append(row("Unfinished wild card meld", [_points(-s.wild_penalty) if s.wild_penalty else "–"
+                                                      for s in sides], [-s.wild_penalty for s in sides]))
+    each = rules.red_three_points(1)
+    rows += [
+        row("Red threes", ["–" if not s.red_threes else _times(s.red_threes, each)
+                           if s.red_three_points == each * s.red_threes
+                           else f"{s.red_threes}: {_points(s.red_three_points)}" for s in sides],
+            [s.red_three_points for s in sides]),
+        row("Going out", [_points(s.going_out) + (" (concealed)" if result.concealed and i == out_side else "")
+                          if s.going_out else "–" for i, s in enumerate(sides)],
+            [s.going_out for s in sides]),
+        row("Bonuses", [_points(s.bonuses) for s in sides], [s.bonuses for s in sides], "subtotal"),
+        row("Melded cards", [_points(s.melded) for s in sides], [s.melded for s in sides]),
+        row("Cards left in hand", [_points(-s.in_hand) for s in sides], [-s.in_hand for s in sides]),
+        row("Hand total", [_points(s.total) for s in sides], [s.total for s in sides], "total"),
+    ]
+    return tuple(rows)
+
+
+@dataclass(frozen=True, slots=True)
 class HandResult:
     """How a hand ended and what each side scored."""
 

@@ -185,3 +185,21 @@ def test_search_bot_answers_its_partners_question() -> None:
     moves = list(state.legal_moves())
     bot = make_bot("search:30", random.Random(0))
     assert bot.choose(state.view(state.to_act), moves) in moves
+
+
+def test_views_hold_every_field_and_public_views_no_seat_or_hand() -> None:
+    """Views are made in one step (views._new): each holds exactly its class's fields, like ``__init__`` sets."""
+    from dataclasses import fields
+
+    from canasta.views import PublicView, make_view, public_view
+
+    s = state()
+    s.play("pile 9S 9H")
+    public = public_view(s)
+    assert type(public) is PublicView and set(vars(public)) == {f.name for f in fields(PublicView)}
+    assert not hasattr(public, "seat") and not hasattr(public, "hand")
+    for seat in range(4):
+        view = make_view(s, seat)
+        assert set(vars(view)) == {f.name for f in fields(View)}
+        assert view == View(**{f.name: getattr(view, f.name) for f in fields(View)})
+        assert public.known[0] and view.known[0] == (() if seat == 0 else public.known[0])

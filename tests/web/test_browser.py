@@ -173,7 +173,7 @@ def check_score_sheet(page: Any) -> None:
             return rows[label][side][1] if label in rows else 0
 
         bonuses = (value("Natural canastas") + value("Mixed canastas") + value("Wild card canastas")
-                   + value("Red threes") + value("Going out"))
+                   + value("Unfinished wild card meld") + value("Red threes") + value("Going out"))
         assert bonuses == value("Bonuses"), f"side {side}: the bonus items add to {bonuses}, not {value('Bonuses')}"
         total = value("Bonuses") + value("Melded cards") + value("Cards left in hand")
         assert total == value("Hand total"), f"side {side}: the sheet adds to {total}, not {value('Hand total')}"

@@ -5,7 +5,8 @@ connected.  Each connection keeps its own replay of the match from the seed (an 
 server never shows), and every message it receives is checked two ways:
 
 * the ``view`` equals the engine's view of that seat at that state (the spectator's: the
-  public part), and ``legal`` equals the seat's legal moves;
+  public view, with no seat and no hand), ``legal`` equals the seat's legal moves and
+  ``actions`` the action words of all of them;
 * every card named anywhere in the message (view, log, legal moves, errors) is one the seat
   can see: its own hand, the pile, the melds, red threes, cards known from pile pickups, and
   cards played in the public log.  Never the stock, never another hand.
@@ -31,8 +32,10 @@ from starlette.testclient import WebSocketTestSession
 from canasta.cards import NUM_CODES, card_text
 from canasta.match import Match
 from canasta.rules import Rules
+from canasta.views import make_view, public_view
 from canasta.web.app import create_app
 
+ACTIONS = ("draw", "pile", "meld", "discard", "ask", "yes", "no")
 CARD = re.compile(r"\b(?:[AKQJT98765432][SHDC]|JK)\b")
 Message = dict[str, Any]
 
@@ -92,19 +95,26 @@ def check_message(conn: Seat, message: Message, sent: str = "") -> None:
     if message["type"] != "state":
         return
     state = conn.oracle.state
+    view = message["view"]
     if conn.seat is None:
-        expected = state.view(0).to_json()
-        expected["seat"], expected["hand"] = None, []
-        expected["known"] = [[card_text(c) for c in range(NUM_CODES) for _ in range(state.known[s][c])]
-                             for s in range(state.players)]
+        expected = public_view(state).to_json()
+        assert view["seat"] is None and view["hand"] == []
+        assert view["known"] == [[card_text(c) for c in range(NUM_CODES) for _ in range(state.known[s][c])]
+                                 for s in range(state.players)]
     else:
-        expected = state.view(conn.seat).to_json()
-    del expected["history"]
-    assert message["view"] == expected
-    legal = [] if conn.seat is None or state.is_over or state.to_act != conn.seat else \
-        [str(m) for m in state.legal_moves()][:400]
-    assert message["legal"] == legal
-    assert set(message) == {"type", "state", "table", "view", "legal", "legal_more", "elsewhere"}
+        expected = make_view(state, conn.seat).to_json()
+    assert expected.pop("history") == [[seat, str(move)] for seat, move in state.history]
+    assert view == expected
+    # The new public facts are there for everybody: each canasta's kind, the blocked pile, the sheet.
+    assert len(view["canastas"]) == state.sides and isinstance(view["pile_blocked"], bool)
+    assert (view["result"] is None) == (state.result is None)
+    if view["result"] is not None:
+        assert [row["label"] for row in view["result"]["sheet"]][-1] == "Hand total"
+    to_act = not (conn.seat is None or state.is_over or state.to_act != conn.seat)
+    legal = [str(m) for m in state.legal_moves()] if to_act else []
+    assert message["legal"] == legal[:400]
+    assert message["actions"] == [w for w in ACTIONS if w in {m.split()[0] for m in legal}]
+    assert set(message) == {"type", "state", "table", "view", "actions", "legal", "legal_more", "elsewhere"}
     # other connections on this seat only: a count, never a card, and nothing about other seats
     assert isinstance(message["elsewhere"], int) and message["elsewhere"] >= 0
     if conn.seat is None:

@@ -13,78 +13,54 @@ import sys
 from collections.abc import Callable, Sequence
 
 from ..bots.hints import hint
-from ..cards import KIND, MELD_RANK_CHARS, NUM_NATURAL, card_text
 from ..errors import CanastaError
 from ..play import HOUSE, Table, parse_seats
 from ..rules import Rules
-from ..scoring import HandResult
-from ..views import View
-
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-
-
-def pretty(code: int) -> str:
-    """A card with its suit symbol: ``K♠``, ``10♥``, ``JK``."""
-    text = card_text(code)
-    if text == "JK":
-        return "JK"
-    rank = "10" if text[0] == "T" else text[0]
-    return rank + SUIT_SYMBOLS[text[1]]
+from ..scoring import HandResult, sheet_rows
+from ..text.labels import card_label, cards_label, hand_label, meld_label
+from ..views import PublicView, View
 
 
-def hand_text(cards: Sequence[int]) -> str:
-    """A hand grouped by rank, high to low, wild cards last."""
-    groups: list[list[int]] = []
-    for c in cards:
-        if groups and KIND[groups[-1][0]] == KIND[c]:
-            groups[-1].append(c)
-        else:
-            groups.append([c])
-    return "  ".join(" ".join(pretty(c) for c in g) for g in groups)
-
-
-def table_text(view: View, names: Sequence[str]) -> str:
-    """The table as one seat sees it."""
+def table_text(view: PublicView, names: Sequence[str]) -> str:
+    """The table as one seat sees it (a seat's view adds its hand)."""
     rules = view.rules
     lines = []
     for side in range(rules.sides):
         seats = [s for s in range(rules.players) if s % rules.sides == side]
         who = " & ".join(f"{names[s]}({view.hand_sizes[s]})" for s in seats)
-        melds = []
-        for rank, cards in sorted(view.melds[side].items()):
-            mark = ""
-            if len(cards) >= 7:
-                mark = "*natural canasta*" if all(KIND[c] < NUM_NATURAL for c in cards) else "*mixed canasta*"
-            melds.append(f"{MELD_RANK_CHARS[rank]}: {' '.join(pretty(c) for c in cards)} {mark}".rstrip())
-        reds = " ".join(pretty(c) for c in view.red_threes[side])
+        canastas = view.canastas[side]
+        melds = [meld_label(rank, cards, canastas.get(rank)) for rank, cards in sorted(view.melds[side].items())]
+        reds = cards_label(view.red_threes[side])
         lines.append(f"Side {side} [{who}] score {view.scores[side]:,}, first meld {view.minimums[side]}"
                      + (f", red threes {reds}" if reds else ""))
         lines.extend(f"    {m}" for m in melds or ["(no melds)"])
-    top = pretty(view.pile[-1]) if view.pile else "empty"
+    top = card_label(view.pile[-1]) if view.pile else "empty"
     state = []
     if view.pile_frozen:
         state.append("frozen")
-    if view.pile and KIND[view.pile[-1]] >= 11 and KIND[view.pile[-1]] != 12:
+    if view.pile_blocked:
         state.append("blocked")
     lines.append(f"Pile: {top} ({len(view.pile)} cards{', ' + ', '.join(state) if state else ''})"
                  f"   Stock: {view.stock_size}")
-    lines.append(f"Your hand: {hand_text(view.hand)}")
+    if isinstance(view, View):
+        lines.append(f"Your hand: {hand_label(view.hand)}")
     return "\n".join(lines)
 
 
 def result_text(result: HandResult, names: Sequence[str], rules: Rules) -> str:
-    """An itemised score for a finished hand, as on the score sheet."""
+    """An itemised score for a finished hand, as on the score sheet (:func:`canasta.scoring.sheet_rows`).
+
+    One line per side: every item it scored (items worth nothing left out), then its total.
+    """
     lines = []
     if result.went_out is None:
         lines.append("The hand ends without anyone going out.")
     else:
         lines.append(f"{names[result.went_out]} goes out{' concealed' if result.concealed else ''}.")
-    for side, s in enumerate(result.sides):
-        lines.append(
-            f"Side {side}: canastas {s.canasta_bonus} ({s.natural_canastas} natural, {s.mixed_canastas} mixed), "
-            f"red threes {s.red_three_points}, going out {s.going_out}, melded {s.melded}, "
-            f"in hand -{s.in_hand}: total {s.total:,}"
-        )
+    rows = sheet_rows(result, rules)
+    for side in range(len(result.sides)):
+        items = [f"{row.label.lower()} {row.cells[side]}" for row in rows[:-1] if row.values[side]]
+        lines.append(f"Side {side}: {', '.join(items) or 'nothing'}: total {rows[-1].cells[side]}")
     return "\n".join(lines)
 
 

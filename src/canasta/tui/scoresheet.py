@@ -1,14 +1,15 @@
 """The score sheet and the move log as plain text lines (the score sheet of seed 000).
 
-One column per side, one row per item: canastas, red threes, going out, bonuses, melded
-cards, cards left in hand, the hand's total, the running total and the next first-meld
-minimum.
+One column per side, one row per item: the engine's rows (:func:`canasta.scoring.sheet_rows`:
+canastas, red threes, going out, bonuses, melded cards, cards left in hand, the hand's total),
+then the running total and the next first-meld minimum.
 
+>>> from canasta.rules import Rules
 >>> from canasta.scoring import HandResult, SideScore
 >>> ours = SideScore(natural_canastas=1, mixed_canastas=1, canasta_bonus=800, red_threes=2,
 ...                  red_three_points=200, going_out=100, melded=250, in_hand=35)
 >>> sheet = hand_sheet(HandResult((ours, SideScore(in_hand=80)), 0, False), ["Ann & Cat", "Bob & Dan"],
-...                    [1315, -80], [90, 15], 1, ["Ann", "Bob", "Cat", "Dan"])
+...                    [1315, -80], [90, 15], 1, ["Ann", "Bob", "Cat", "Dan"], rules=Rules())
 >>> print("\\n".join(sheet[:4] + sheet[-3:]))
 Hand 1: Ann goes out.
                     Ann & Cat        Bob & Dan
@@ -24,45 +25,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..match import Match
-from ..scoring import MIXED_CANASTA, NATURAL_CANASTA, HandResult, SideScore
+from ..rules import Rules
+from ..scoring import HandResult, sheet_rows
 from .table import points, pretty_move
 
 LABEL = 20
-
-
-def _count(n: int, each: int) -> str:
-    return f"{n} × {each} = {points(n * each)}" if n else "–"
-
-
-def _rows(result: HandResult) -> list[tuple[str, list[str]]]:
-    sides = result.sides
-    rows = [
-        ("Natural canastas", [_count(s.natural_canastas, NATURAL_CANASTA) for s in sides]),
-        ("Mixed canastas", [_count(s.mixed_canastas, MIXED_CANASTA) for s in sides]),
-    ]
-    extra = [s.canasta_bonus - NATURAL_CANASTA * s.natural_canastas - MIXED_CANASTA * s.mixed_canastas
-             for s in sides]
-    if any(s.wild_canastas for s in sides) or any(extra):
-        rows.append(("Wild card canastas", [f"{s.wild_canastas}: {points(e)}" for s, e in zip(sides, extra)]))
-
-    def reds(s: SideScore) -> str:
-        if not s.red_threes:
-            return "–"
-        if s.red_three_points == 100 * s.red_threes:
-            return _count(s.red_threes, 100)
-        return f"{s.red_threes}: {points(s.red_three_points)}"
-
-    went_out_side = None if result.went_out is None else result.went_out % len(sides)
-    rows += [
-        ("Red threes", [reds(s) for s in sides]),
-        ("Going out", [points(s.going_out) + (" concealed" if result.concealed and i == went_out_side else "")
-                       if s.going_out else "–" for i, s in enumerate(sides)]),
-        ("Bonuses", [points(s.bonuses) for s in sides]),
-        ("Melded cards", [points(s.melded) for s in sides]),
-        ("Cards left in hand", [points(-s.in_hand) if s.in_hand else "0" for s in sides]),
-        ("Hand total", [points(s.total) for s in sides]),
-    ]
-    return rows
 
 
 def _row(label: str, cells: Sequence[str], col: int) -> str:
@@ -70,15 +37,16 @@ def _row(label: str, cells: Sequence[str], col: int) -> str:
 
 
 def hand_sheet(result: HandResult, side_names: Sequence[str], running: Sequence[int],
-               minimums: Sequence[int] | None, number: int, players: Sequence[str], width: int = 78) -> list[str]:
-    """The itemised score of one hand; ``minimums`` None once the match is over."""
+               minimums: Sequence[int] | None, number: int, players: Sequence[str], width: int = 78,
+               *, rules: Rules) -> list[str]:
+    """The itemised score of one hand (``rules``: the table's); ``minimums`` None once the match is over."""
     col = max(12, min(24, (width - LABEL) // max(1, len(side_names))))
     who = players[result.went_out] if result.went_out is not None else None
     verb = "go" if who == "You" else "goes"
     title = (f"Hand {number}: {who} {verb} out{' concealed' if result.concealed else ''}." if who is not None
              else f"Hand {number}: nobody went out; the stock ran out.")
     lines = [title, _row("", side_names, col)]
-    lines += [_row(label, cells, col) for label, cells in _rows(result)]
+    lines += [_row(row.label, row.cells, col) for row in sheet_rows(result, rules)]
     lines.append(_row("Running total", [points(v) for v in running], col))
     if minimums is not None:
         lines.append(_row("Next first meld", [str(m) for m in minimums], col))
@@ -101,7 +69,7 @@ def match_sheets(match: Match, width: int = 78) -> list[str]:
         running = [a + b for a, b in zip(running, result.totals)]
         over = number == len(match.results) and match.is_over
         minimums = None if over else [match.rules.minimum(s) for s in running]
-        sheets.append(hand_sheet(result, names, running, minimums, number, match.players, width))
+        sheets.append(hand_sheet(result, names, running, minimums, number, match.players, width, rules=match.rules))
         cells = [f"{points(t)} → {points(r)}" for t, r in zip(result.totals, running)]
         summary.append(_row(str(number), cells, max(12, min(24, (width - LABEL) // len(names)))))
     if not sheets:

@@ -13,26 +13,24 @@ the layout can be tested without a terminal.  Cards carry suit symbols (``K♠``
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 
-from ..cards import BLACK_THREE, IS_WILD, KIND, MELD_RANK_CHARS, NUM_NATURAL, RED_THREE, card_text, parse_card
-from ..views import View
+from ..cards import IS_WILD, KIND, MELD_RANK_CHARS, NUM_NATURAL, RED_THREE, card_text
+from ..text.labels import (
+    blocked_label,
+    canasta_label,
+    card_label,
+    cards_label,
+    hand_groups,
+    points,
+    pretty_move,
+    rank_label,
+)
+from ..views import PublicView, View
 
 Span = tuple[str, str]
 """A piece of text and its Rich style ("" for none)."""
 Line = list[Span]
-
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-
-
-def card_label(code: int) -> str:
-    """A card with its suit symbol: ``K♠``, ``10♥``, ``JK``."""
-    text = card_text(code)
-    if text == "JK":
-        return "JK"
-    return ("10" if text[0] == "T" else text[0]) + SUIT_SYMBOLS[text[1]]
-
 
 def card_style(code: int) -> str:
     """Red suits red, wild cards magenta, black suits in the terminal's colour."""
@@ -71,37 +69,11 @@ def rows(lines: Sequence[Line], width: int) -> int:
     return sum(max(1, -(-width_of(line) // max(1, width))) for line in lines)
 
 
-def rank_name(rank: int) -> str:
-    """A meld rank as people write it: ``K``, ``10``, ``3``, ``W`` (wild cards)."""
-    char = MELD_RANK_CHARS[rank]
-    return "10" if char == "T" else char
-
-
-_CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9])(10|[AKQJT98765432])([SHDC])(?![A-Za-z0-9])|(?<![A-Za-z0-9])JK(?![A-Za-z])")
-
-
-def pretty_move(text: str) -> str:
-    """A move or sentence with its card codes written with suit symbols."""
-    return _CARD_TOKEN.sub(lambda m: card_label(parse_card(m.group(0))), text)
-
-
-def points(n: int) -> str:
-    """Points with thousands separators and an ASCII minus: ``1,315``, ``-35``."""
-    return f"{n:,}"
+rank_name = rank_label
+"""A meld rank as people write it: ``K``, ``10``, ``3``, ``W`` (wild cards)."""
 
 
 # -- the hand -------------------------------------------------------------------------------
-
-
-def hand_groups(hand: Sequence[int]) -> list[list[int]]:
-    """Indexes of the sorted hand, grouped by kind (rank; black threes apart from red)."""
-    groups: list[list[int]] = []
-    for i, code in enumerate(hand):
-        if groups and KIND[hand[groups[-1][0]]] == KIND[code]:
-            groups[-1].append(i)
-        else:
-            groups.append([i])
-    return groups
 
 
 def hand_lines(hand: Sequence[int], cursor: int | None = None, selected: frozenset[int] = frozenset(),
@@ -129,23 +101,12 @@ def hand_lines(hand: Sequence[int], cursor: int | None = None, selected: frozens
 # -- melds, sides, pile, players ----------------------------------------------------------------
 
 
-def canasta_kind(cards: Sequence[int]) -> str | None:
-    """``natural``, ``mixed`` or ``wild`` for a canasta, None for a smaller meld."""
-    if len(cards) < 7:
-        return None
-    wilds = sum(1 for c in cards if IS_WILD[c])
-    if wilds == len(cards):
-        return "wild"
-    return "natural" if wilds == 0 else "mixed"
-
-
 _CANASTA_STYLE = {"natural": "bold white on red", "mixed": "bold white on grey30", "wild": "bold white on magenta"}
 
 
-def meld_spans(rank: int, cards: Sequence[int], full: bool) -> Line:
-    """One meld: ``K: K♠ K♥ 2♣`` in full, or ``K×3·1w`` compact; a canasta is marked."""
+def meld_spans(rank: int, cards: Sequence[int], full: bool, kind: str | None = None) -> Line:
+    """One meld: ``K: K♠ K♥ 2♣`` in full, or ``K×3·1w`` compact; a canasta is marked with its ``kind``."""
     wilds = sum(1 for c in cards if IS_WILD[c])
-    kind = canasta_kind(cards)
     if full:
         line: Line = [(f"{rank_name(rank)}: ", "bold"), *cards_line(sorted(cards))]
     else:
@@ -154,7 +115,7 @@ def meld_spans(rank: int, cards: Sequence[int], full: bool) -> Line:
             line.append((f"·{wilds}w", "magenta"))
     if kind is not None:
         line.append((" ", ""))
-        line.append((f"{kind} canasta" if full else kind, _CANASTA_STYLE[kind]))
+        line.append((canasta_label(kind) if full else kind, _CANASTA_STYLE[kind]))
     return line
 
 
@@ -169,29 +130,34 @@ def _flow(items: Sequence[Line], width: int, sep: str = "   ") -> list[Line]:
     return lines
 
 
-def melds_lines(melds: Mapping[int, Sequence[int]], width: int, max_lines: int = 2) -> list[Line]:
-    """A side's melds, high ranks first: every card when it fits in ``max_lines``, else compact."""
+def melds_lines(melds: Mapping[int, Sequence[int]], width: int, max_lines: int = 2,
+                canastas: Mapping[int, str] | None = None) -> list[Line]:
+    """A side's melds, high ranks first: every card when it fits in ``max_lines``, else compact.
+
+    ``canastas``: the kind of each canasta, as the view says (``PublicView.canastas``).
+    """
     ranks = sorted(melds)
     if not ranks:
         return []
+    kinds = canastas or {}
     for full in (True, False):
-        lines = _flow([meld_spans(r, melds[r], full) for r in ranks], width)
+        lines = _flow([meld_spans(r, melds[r], full, kinds.get(r)) for r in ranks], width)
         if len(lines) <= max_lines or not full:
             return lines
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def side_seats(view: View, side: int) -> list[int]:
+def side_seats(view: PublicView, side: int) -> list[int]:
     """The seats of a side."""
     return [s for s in range(view.rules.players) if s % view.rules.sides == side]
 
 
-def side_name(names: Sequence[str], view: View, side: int) -> str:
+def side_name(names: Sequence[str], view: PublicView, side: int) -> str:
     """``You & Basic 3``: the names of a side's players."""
     return " & ".join(names[s] for s in side_seats(view, side))
 
 
-def side_lines(view: View, names: Sequence[str], width: int, mine: int | None, meld_lines: int = 2) -> list[Line]:
+def side_lines(view: PublicView, names: Sequence[str], width: int, mine: int | None, meld_lines: int = 2) -> list[Line]:
     """Every side (the viewer's own last): names, score, first-meld minimum, red threes, melds.
 
     A side's melds show every card when that takes at most ``meld_lines`` lines, else compact.
@@ -208,14 +174,14 @@ def side_lines(view: View, names: Sequence[str], width: int, mine: int | None, m
             head.append(("  red 3s ", ""))
             head.extend(cards_line(view.red_threes[side]))
         out.append(head)
-        lines = melds_lines(melds, width - 2, meld_lines)
+        lines = melds_lines(melds, width - 2, meld_lines, view.canastas[side])
         out.extend([("  ", ""), *line] for line in lines)
         if not lines:
             out.append([("  no melds yet", "dim")])
     return out
 
 
-def pile_line(view: View, mine: int | None) -> Line:
+def pile_line(view: PublicView, mine: int | None) -> Line:
     """The pile (top card, size, frozen or blocked, wild cards under it) and the stock."""
     line: Line = [("Pile ", "bold")]
     top = view.top
@@ -226,10 +192,8 @@ def pile_line(view: View, mine: int | None) -> Line:
         line.append((f" · {len(view.pile)} card{'s' if len(view.pile) != 1 else ''}", ""))
         if view.pile_frozen:
             line.append((" · FROZEN", "bold cyan"))
-        if KIND[top] == BLACK_THREE:
-            line.append((" · blocked: black three on top", "bold yellow"))
-        elif IS_WILD[top]:
-            line.append((" · blocked: wild card on top", "bold yellow"))
+        if view.pile_blocked:
+            line.append((f" · blocked: {blocked_label(top)}", "bold yellow"))
         if mine is not None and not view.pile_frozen and not view.melds[mine]:
             line.append((" · frozen for your side until it melds", "cyan"))
         under = [c for c in view.pile[:-1] if IS_WILD[c] or KIND[c] == RED_THREE]
@@ -265,11 +229,38 @@ def players_lines(view: View, names: Sequence[str], width: int) -> list[Line]:
     return _flow([player_spans(view, names, s) for s in range(view.rules.players)], width, " ")
 
 
-def describe_groups(cards: Sequence[int]) -> str:
-    """Plain text of cards for messages: ``K♠ K♦ 2♣``."""
-    return " ".join(card_label(c) for c in cards)
+describe_groups = cards_label
+"""Plain text of cards for messages: ``K♠ K♦ 2♣``."""
 
 
 def is_natural_rank(rank: int) -> bool:
     """True for the ranks 4 to A."""
     return rank < NUM_NATURAL
+
+
+__all__ = [
+    "Line",
+    "Span",
+    "card_label",
+    "card_span",
+    "card_style",
+    "cards_line",
+    "describe_groups",
+    "hand_groups",
+    "hand_lines",
+    "is_natural_rank",
+    "meld_spans",
+    "melds_lines",
+    "pile_line",
+    "plain",
+    "player_spans",
+    "players_lines",
+    "points",
+    "pretty_move",
+    "rank_name",
+    "rows",
+    "side_lines",
+    "side_name",
+    "side_seats",
+    "width_of",
+]

@@ -1,8 +1,9 @@
 """The messages of the web protocol (docs/protocol.md): what each connection may be sent.
 
 Every message a seat receives is built here from that seat's :class:`~canasta.views.View`
-(or, for a spectator, from the public part of the table), so that no message can carry
-another seat's cards or the stock.
+and everything everybody receives (the table, a spectator's view) from the
+:class:`~canasta.views.PublicView`, which is built from public fields only, so that no
+message can carry another seat's cards or the stock.
 """
 
 from __future__ import annotations
@@ -11,9 +12,10 @@ import json
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
-from ..cards import NUM_CODES, card_text
+from ..moves import ASK, DISCARD, DRAW, MELD, NO, PILE, YES
 from ..rules import OPTION_NAMES, PRESETS, Rules
-from ..views import make_view
+from ..scoring import HandResult, sheet_rows
+from ..views import PublicView, make_view, public_view
 
 if TYPE_CHECKING:
     from .service import Table
@@ -30,6 +32,8 @@ ERRORS = (
     "stale_state", "bad_move", "illegal_move", "server_error",
 )
 """Named errors, in the order the server checks for them."""
+ACTIONS = (DRAW, PILE, MELD, DISCARD, ASK, YES, NO)
+"""The action words of moves, in the order ``actions`` lists them."""
 
 
 class ProtocolError(Exception):
@@ -102,11 +106,21 @@ def setup_message() -> dict[str, Any]:
     return {"presets": presets, "options": options, "bots": sorted(BOTS), "targets": list(TARGETS)}
 
 
-def table_json(table: Table) -> dict[str, Any]:
-    """What everybody at the table may see about it (no cards in hands, no stock, no seed)."""
+def result_json(result: HandResult, rules: Rules) -> dict[str, Any]:
+    """A finished hand in ``table.results``: the itemised result, its totals and its score-sheet rows."""
+    return result.to_json() | {"totals": list(result.totals),
+                               "sheet": [row.to_json() for row in sheet_rows(result, rules)]}
+
+
+def table_json(table: Table, public: PublicView | None = None) -> dict[str, Any]:
+    """What everybody at the table may see about it (no cards in hands, no stock, no seed).
+
+    ``public``: the hand's public view with its history, if built (the log comes from it).
+    """
     match = table.match
-    state = match.state
     rules = match.rules
+    if public is None:
+        public = public_view(match.state)
     return {
         "id": table.id,
         "status": table.status,
@@ -120,47 +134,43 @@ def table_json(table: Table) -> dict[str, Any]:
         "hand": len(match.hands),
         "scores": list(match.scores),
         "minimums": [rules.minimum(score) for score in match.scores],
-        "results": [result.to_json() | {"totals": list(result.totals)} for result in match.results],
+        "results": [result_json(result, rules) for result in match.results],
         "winner": match.winner,
-        "log": [{"seat": seat, "move": str(move)} for seat, move in state.history],
+        "log": [{"seat": seat, "move": move} for seat, move in public.history],
         **({"seed": table.seed} if table.seed_announced else {}),  # chosen by the creator: every seat knows it
     }
 
 
 def view_json(table: Table, seat: int | None) -> dict[str, Any]:
-    """A seat's view without the history (the table's ``log`` holds it); a spectator's hides every hand."""
+    """A seat's view without the history (the table's ``log`` holds it); a spectator's is the public view."""
     state = table.match.state
-    if seat is not None:
-        data = make_view(state, seat, history=False).to_json()
-        del data["history"]
-        return data
-    data = make_view(state, 0, history=False).to_json()
+    view = public_view(state, history=False) if seat is None else make_view(state, seat, history=False)
+    data = view.to_json()
     del data["history"]
-    data["seat"] = None
-    data["hand"] = []
-    data["known"] = [[card_text(c) for c in range(NUM_CODES) for _ in range(state.known[s][c])]
-                     for s in range(state.players)]
     return data
 
 
-def legal_json(table: Table, seat: int | None) -> tuple[list[str], bool]:
-    """The seat's legal moves when it is to act (at most :data:`MAX_LEGAL`), and whether more exist."""
+def legal_json(table: Table, seat: int | None) -> tuple[list[str], bool, list[str]]:
+    """The seat's legal moves when it is to act (at most :data:`MAX_LEGAL`), whether more exist, and
+    the action words of them all (``draw``, ``meld``...: every one, even when the list is cut short)."""
     state = table.match.state
     if seat is None or state.is_over or state.to_act != seat:
-        return [], False
+        return [], False, []
     legal = state.legal_moves()
     moves = [str(m) for m in islice(legal, MAX_LEGAL)]
-    return moves, len(legal) > MAX_LEGAL
+    words = {spec[0] for spec in legal.specs}
+    return moves, len(legal) > MAX_LEGAL, [word for word in ACTIONS if word in words]
 
 
 def state_message(table: Table, seat: int | None, public: dict[str, Any] | None = None) -> dict[str, Any]:
     """The ``state`` message for one connection (``public``: the table's :func:`table_json`, if built)."""
-    legal, more = legal_json(table, seat)
+    legal, more, actions = legal_json(table, seat)
     return {
         "type": "state",
         "state": table.state_id,
         "table": public if public is not None else table_json(table),
         "view": view_json(table, seat),
+        "actions": actions,
         "legal": legal,
         "legal_more": more,
         "elsewhere": elsewhere(table, seat),

@@ -223,15 +223,9 @@ function myTurn(msg) {
   return isPlayer() && msg.view.phase !== "over" && msg.table.status === "playing" && msg.view.to_act === ui.seat;
 }
 
-/** The action words of the legal moves (all of them when the list was cut short). */
+/** The action words of the legal moves: the server lists every one, even when `legal` is cut short. */
 function legalActions(msg) {
-  const words = new Set((msg.legal || []).map(actionOf));
-  if (msg.legal_more && myTurn(msg)) {
-    const phase = msg.view.phase;
-    if (phase === "draw") ["draw", "pile", "ask"].forEach((w) => words.add(w));
-    if (phase === "play") ["meld", "discard", "ask"].forEach((w) => words.add(w));
-  }
-  return words;
+  return new Set(msg.actions || (msg.legal || []).map(actionOf));
 }
 
 
@@ -425,7 +419,8 @@ function renderSides(msg) {
       row.append(r);
     }
     const ranks = Object.keys(melds).sort((a, b) => MELD_RANK_ORDER.indexOf(a) - MELD_RANK_ORDER.indexOf(b));
-    for (const rank of ranks) row.append(renderMeld(side, rank, melds[rank], side === mySide));
+    const canastas = (view.canastas || [])[side] || {};
+    for (const rank of ranks) row.append(renderMeld(side, rank, melds[rank], side === mySide, canastas[rank]));
     if (!ranks.length) {
       const minimum = (view.minimums || [])[side];
       row.append(el("p", "muted empty-melds", minimum ? `No melds yet (first meld needs ${minimum})` : "No melds yet"));
@@ -435,7 +430,8 @@ function renderSides(msg) {
   }
 }
 
-function renderMeld(side, rank, cards, mine) {
+/** One meld; `kind` is the canasta's kind as the view names it ("natural", "mixed", "wild"), if it is one. */
+function renderMeld(side, rank, cards, mine, kind) {
   const node = el(mine ? "button" : "div", "meld");
   if (mine) {
     node.type = "button";
@@ -448,12 +444,10 @@ function renderMeld(side, rank, cards, mine) {
   title.append(el("span", "meld-rank", rank === "W" ? "Wild" : rankLabel(rank)));
   title.append(el("span", "meld-count", `\u00d7${cards.length}`));
   let label = `${cards.length} ${rankPlural(rank)}`;
-  if (cards.length >= 7) {
-    const natural = wilds === 0;
-    const badge = el("span", "badge " + (natural ? "natural" : "mixed"), natural ? "natural" : "mixed");
-    title.append(badge);
-    node.classList.add("canasta", natural ? "natural" : "mixed");
-    label += `, ${natural ? "natural" : "mixed"} canasta`;
+  if (kind) {
+    title.append(el("span", "badge " + kind, kind));
+    node.classList.add("canasta", kind);
+    label += `, ${kind} canasta`;
   }
   if (wilds) label += `, ${wilds} wild`;
   node.append(title);
@@ -484,13 +478,15 @@ function renderCenter(msg) {
   if (!pile.length) parts.push("empty");
   else {
     if (view.pile_frozen) parts.push("FROZEN");
-    if (isBlackThree(top)) parts.push("blocked: black three on top");
-    else if (isWild(top)) parts.push("blocked: wild card on top");
-    if (!view.pile_frozen && !isBlackThree(top) && !isWild(top)) parts.push("open");
+    if (view.pile_blocked) {
+      const why = isBlackThree(top) ? "black three" : isWild(top) ? "wild card" : "red three";
+      parts.push(`blocked: ${why} on top`);
+    }
+    if (!view.pile_frozen && !view.pile_blocked) parts.push("open");
   }
   state.textContent = parts.join(" \u00b7 ");
   state.classList.toggle("frozen", Boolean(view.pile_frozen));
-  state.classList.toggle("blocked", Boolean(top && (isBlackThree(top) || isWild(top))));
+  state.classList.toggle("blocked", Boolean(top && view.pile_blocked));
   const mySide = isPlayer() ? sideOfSeat(table, ui.seat) : null;
   if (mySide !== null && pile.length && !view.pile_frozen
       && Object.keys((view.melds || [])[mySide] || {}).length === 0) {
@@ -701,7 +697,6 @@ function renderHandResult(msg) {
 function scoreSheet(msg, result) {
   const { table } = msg;
   const sides = result.sides || [];
-  const wentOutSide = sideOfSeat(table, result.went_out);
   const tableEl = el("table", "score-sheet");
   const head = el("tr");
   head.append(el("th", "", "What happened"));
@@ -726,31 +721,10 @@ function scoreSheet(msg, result) {
     }
     tbody.append(tr);
   };
-  const items = sides.map((s) => s.items || {});
-  const count = (n, each) => ({ text: n ? `${n} \u00d7 ${each} = ${formatPoints(n * each)}` : "\u2013", value: n * each });
-  row("Natural canastas", items.map((i) => count(i.natural_canastas || 0, 500)));
-  row("Mixed canastas", items.map((i) => count(i.mixed_canastas || 0, 300)));
-  // Wild-card canastas and the unfinished wild meld penalty: whatever the bonus holds beyond the two above.
-  const extra = items.map((i) => (i.canasta_bonus || 0) - 500 * (i.natural_canastas || 0) - 300 * (i.mixed_canastas || 0));
-  if (items.some((i, k) => (i.wild_canastas || 0) > 0 || extra[k] !== 0)) {
-    row("Wild card canastas", items.map((i, k) => ({
-      text: `${i.wild_canastas || 0}: ${formatPoints(extra[k])}`, value: extra[k],
-    })));
+  // The hand's rows come from the server (scoring.sheet_rows): text and points per side.
+  for (const r of result.sheet || []) {
+    row(r.label, r.cells.map((text, side) => ({ text, value: r.values[side] })), r.style);
   }
-  row("Red threes", items.map((i) => {
-    const n = i.red_threes || 0;
-    const pts = i.red_three_points || 0;
-    const text = !n ? "\u2013" : pts === 100 * n ? `${n} \u00d7 100 = ${formatPoints(pts)}` : `${n}: ${formatPoints(pts)}`;
-    return { text, value: pts };
-  }));
-  row("Going out", items.map((i, side) => ({
-    text: i.going_out ? formatPoints(i.going_out) + (result.concealed && side === wentOutSide ? " (concealed)" : "") : "\u2013",
-    value: i.going_out || 0,
-  })));
-  row("Bonuses", sides.map((s) => ({ text: formatPoints(s.bonuses), value: s.bonuses })), "subtotal");
-  row("Melded cards", items.map((i) => ({ text: formatPoints(i.melded || 0), value: i.melded || 0 })));
-  row("Cards left in hand", items.map((i) => ({ text: formatPoints(i.in_hand || 0), value: i.in_hand || 0 })));
-  row("Hand total", sides.map((s) => ({ text: formatPoints(s.total), value: s.total })), "total");
   row("Running total", table.scores.map((v) => ({ text: formatPoints(v), value: v })), "running");
   if (table.status !== "over") {
     row("Next first meld", table.minimums.map((v) => ({ text: String(v), value: v })), "muted-row");
