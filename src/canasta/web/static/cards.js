@@ -95,7 +95,16 @@ export function makeCard(code, { tag = "div", small = false } = {}) {
   suit.className = "suit";
   suit.textContent = isJoker(code) ? "Joker" : SUIT_SYMBOL[code[1]];
   el.append(rank, suit);
-  el.setAttribute(tag === "button" ? "aria-label" : "title", cardName(code) + (isWild(code) ? " (wild)" : ""));
+  const name = cardName(code) + (isWild(code) ? " (wild)" : "");
+  if (tag === "button") {
+    // Its name is said in words ("king of spades"); the corner's symbols are for the eye.
+    rank.setAttribute("aria-hidden", "true");
+    suit.setAttribute("aria-hidden", "true");
+    const said = document.createElement("span");
+    said.className = "visually-hidden card-name";
+    said.textContent = name;
+    el.append(said);
+  } else el.title = name;
   return el;
 }
 

@@ -35,7 +35,7 @@ export function renderHand(msg) {
     if (fresh.has(card.key)) {
       button.classList.add("fresh");
       button.dataset.fresh = "true";
-      button.setAttribute("aria-label", `${button.getAttribute("aria-label")}, new`);
+      button.querySelector(".card-name").append(", new");
     }
     button.addEventListener("click", () => toggleCard(card.key));
     group.append(button);
