@@ -91,6 +91,7 @@ export function makeCard(code, { tag = "div", small = false } = {}) {
   const rank = document.createElement("span");
   rank.className = "rank";
   rank.textContent = isJoker(code) ? "JK" : rankLabel(code[0]);
+  if (code[0] === "T") rank.classList.add("ten");
   const suit = document.createElement("span");
   suit.className = "suit";
   suit.textContent = isJoker(code) ? "Joker" : SUIT_SYMBOL[code[1]];
