@@ -22,10 +22,11 @@ PORT ?= 8000
 play: $(VENV)/.play
 	$(BIN)/canasta serve --port $(PORT) --open
 
-# Browser tests use Debian's Chromium; storage tests a real PostgreSQL (both installed when missing).
+# Browser tests use Debian's Chromium and axe-core from npm; storage tests a real PostgreSQL (all installed when missing).
 test: $(VENV)/.test
 	@scripts/ensure-debian-package.sh chromium chromium
 	@scripts/ensure-debian-package.sh pdftoppm poppler-utils
+	@scripts/ensure-axe.sh >/dev/null
 	$(BIN)/ruff check src tests benchmarks examples
 	$(BIN)/mypy --strict src/canasta
 	pg="$$(scripts/ensure-postgres.sh $(VENV)/pg)" && CANASTA_TEST_PG="$$pg" $(BIN)/python -m pytest

@@ -223,8 +223,13 @@ def page_of() -> Iterator[Any]:
             context = browser.new_context()
 
             def serve(route: Any) -> None:  # the page and its static files, from the source tree
-                url = route.request.url
-                route.fulfill(path=str(STATIC / ("game.html" if "/t/" in url else url.split("/static/")[1])))
+                url = route.request.url.split("?")[0]
+                if "/static/" in url:
+                    route.fulfill(path=str(STATIC / url.split("/static/")[1]))
+                elif "/t/" in url:
+                    route.fulfill(path=str(STATIC / "game.html"))
+                else:
+                    route.fulfill(status=404, body="")
 
             context.route("http://canasta.test/**", serve)
             page = context.new_page()
@@ -249,13 +254,16 @@ def test_the_browser_page_says_wild(page_of: Any, seat: int | None) -> None:
     role = "spectator" if seat is None else "player"
     page = page_of([{"type": "welcome", "table": "wild", "seat": seat, "role": role}, state_message(table, seat)])
     meld = page.locator('.meld[data-side="0"][data-rank="W"]')
-    assert meld.locator(".badge").text_content() == "wild"
-    classes = meld.get_attribute("class") or ""
-    assert "wild" in classes.split() and "mixed" not in classes
-    label = meld.get_attribute("aria-label") or ""
+    classes = (meld.get_attribute("class") or "").split()
+    assert "canasta" in classes and "wild" in classes and "mixed" not in classes
+    label = meld.get_attribute("title") or ""
     assert "wild canasta" in label and "mixed" not in label
-    assert page.locator('.meld[data-side="0"][data-rank="K"] .badge').text_content() == "natural"
-    assert page.locator('.meld[data-side="1"][data-rank="Q"] .badge').text_content() == "mixed"
+    said = meld.locator(".meld-hit").get_attribute("aria-label") if seat == 0 else meld.get_attribute("aria-label")
+    assert "wild canasta" in (said or "")
+    for side, rank, kind in ((0, "K", "natural"), (1, "Q", "mixed")):
+        other = page.locator(f'.meld[data-side="{side}"][data-rank="{rank}"]')
+        assert kind in (other.get_attribute("class") or "").split()
+        assert f"{kind} canasta" in (other.get_attribute("title") or "")
 
 
 def test_the_browser_score_sheet_shows_the_engines_rows(page_of: Any) -> None:

@@ -27,12 +27,12 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .cards import BLACK_THREE, CANASTA_SIZE, MELD_RANK_CHARS, card_text, codes_from_counts
+from .cards import BLACK_THREE, CANASTA_SIZE, MELD_RANK_CHARS, VALUE, card_text, codes_from_counts
 from .errors import SeatError
 from .judge import is_blocked
 from .moves import Drew, Phase
 from .rules import Rules
-from .scoring import CanastaKind, HandResult, SheetRow, canasta_kind, sheet_rows
+from .scoring import CanastaKind, HandResult, SheetRow, canasta_kind, sheet_rows, side_score
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -55,6 +55,7 @@ class PublicView:
     stock_size: int
     pile: tuple[int, ...]
     pile_frozen: bool
+    pile_frozen_for: tuple[bool, ...]  # per side: frozen against it (always so for a side with no meld)
     pile_blocked: bool  # the top card is a wild card or a three: nobody may take the pile
     melds: tuple[Mapping[int, tuple[int, ...]], ...]  # per side: meld rank -> cards
     canastas: tuple[Mapping[int, CanastaKind], ...]  # per side: meld rank -> "natural", "mixed" or "wild"
@@ -78,6 +79,21 @@ class PublicView:
         """The view as JSON-ready data in the project's notation (``seat`` null, ``hand`` empty)."""
         return self._json(None, [])
 
+    def table_points(self) -> tuple[int, ...]:
+        """Each side's points on the table now: melded cards, canasta bonuses and red threes.
+
+        What a player can add up by looking at the table (cards in hands are hidden and not
+        counted, nor going out); :func:`canasta.scoring.side_score` does the arithmetic.
+        """
+        points = []
+        for side, melds in enumerate(self.melds):
+            kinds = list(self.canastas[side].values())
+            points.append(side_score(
+                self.rules, natural=kinds.count("natural"), mixed=kinds.count("mixed"), wild=kinds.count("wild"),
+                red_threes=len(self.red_threes[side]), has_melded=bool(melds),
+                melded=sum(VALUE[c] for cards in melds.values() for c in cards)).total)
+        return tuple(points)
+
     def _json(self, seat: int | None, hand: list[str]) -> dict[str, Any]:
         result: dict[str, Any] | None = None
         if self.result is not None:
@@ -97,12 +113,14 @@ class PublicView:
             "stock_size": self.stock_size,
             "pile": [card_text(c) for c in self.pile],
             "pile_frozen": self.pile_frozen,
+            "pile_frozen_for": list(self.pile_frozen_for),
             "pile_blocked": self.pile_blocked,
             "melds": [
                 {MELD_RANK_CHARS[r]: [card_text(c) for c in cards] for r, cards in side.items()}
                 for side in self.melds
             ],
             "canastas": [{MELD_RANK_CHARS[r]: kind for r, kind in side.items()} for side in self.canastas],
+            "table_points": list(self.table_points()),
             "red_threes": [[card_text(c) for c in reds] for reds in self.red_threes],
             "melded": list(self.melded),
             "known": [[card_text(c) for c in cards] for cards in self.known],
@@ -170,6 +188,7 @@ def _public(state: GameState, history: bool, own: int | None) -> dict[str, Any]:
         "stock_size": len(state.stock),
         "pile": pile,
         "pile_frozen": state.pile_frozen(),
+        "pile_frozen_for": tuple(state.frozen_for(side) for side in range(state.sides)),
         "pile_blocked": bool(pile) and is_blocked(pile[-1]),
         "melds": tuple(melds),
         "canastas": tuple(canastas),

@@ -16,6 +16,7 @@ from canasta.legal import materialize
 from canasta.match import Match
 from canasta.testing.soak import check_view
 from canasta.tui.plain import play_in_terminal
+from canasta.views import public_view
 
 POSITION: dict[str, Any] = {
     "rules": "classic",
@@ -203,3 +204,18 @@ def test_views_hold_every_field_and_public_views_no_seat_or_hand() -> None:
         assert set(vars(view)) == {f.name for f in fields(View)}
         assert view == View(**{f.name: getattr(view, f.name) for f in fields(View)})
         assert public.known[0] and view.known[0] == (() if seat == 0 else public.known[0])
+
+
+def test_the_view_adds_up_the_points_on_the_table_and_says_whom_the_pile_is_frozen_for() -> None:
+    """Melded cards, canasta bonuses and red threes (against a side with no meld); hidden hands never count."""
+    state = from_position({
+        "rules": "classic", "dealer": 3, "turn": 0,
+        "hands": [["9H", "9D", "5S"], ["4C", "4D"], ["4H"], ["4S", "KH"]], "stock": ["6C"], "pile": ["7C", "9S"],
+        "melds": [{"8": ["8S", "8D", "8C", "8H", "8S", "8D", "8C"], "K": ["KS", "KD", "2C"]}, {}],
+        "red_threes": [["3H"], ["3D"]]})
+    view = public_view(state)
+    # side 0: 7 eights (70) + natural canasta (500) + 2 kings and a two (40) + a red three (100)
+    assert view.table_points() == (710, -100)
+    assert view.to_json()["table_points"] == [710, -100]
+    assert view.pile_frozen is False and view.pile_frozen_for == (False, True)
+    assert state.view(1).to_json()["table_points"] == [710, -100]

@@ -203,8 +203,12 @@ def my_side(page: Any) -> int:
 
 
 def log_entries(page: Any) -> list[tuple[int, str]]:
-    """The log of this hand as the page shows it: (seat, move text)."""
-    rows = each(page, "#log li.log-entry", "e => [Number(e.dataset.seat), e.querySelector('.log-move').textContent]")
+    """The log of this hand as the page keeps it: (seat, move text in notation, ``li.log-entry[data-move]``).
+
+    The page writes each move in words ("West took the pile: 7 cards, top 9♠"); ``data-move`` holds
+    the move's notation, which the tests compare with the server's log.
+    """
+    rows = each(page, "#log li.log-entry", "e => [Number(e.dataset.seat), e.dataset.move]")
     return [(seat, text) for seat, text in rows]
 
 

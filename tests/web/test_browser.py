@@ -102,12 +102,14 @@ def new_context(browser: Any) -> Iterator[Callable[..., Any]]:
     Playwright's ``wait_for_function`` evaluates strings, which the server's strict
     Content-Security-Policy forbids, so these contexts bypass it;
     ``test_the_pages_run_under_the_strict_content_security_policy`` checks the pages without.
+    They prefer reduced motion, so the page shows each move at once (no animation, no pacing of
+    the computer players' moves); ``test_moves_play_out_one_by_one`` turns motion on.
     """
     contexts: list[Any] = []
     errors: list[str] = []
 
     def make(**options: Any) -> Any:
-        context = browser.new_context(**({"bypass_csp": True} | options))
+        context = browser.new_context(**({"bypass_csp": True, "reduced_motion": "reduce"} | options))
         context.set_default_timeout(WAIT_MS)
         context.on("page", lambda page: page.on("pageerror", lambda exc: errors.append(f"{page.url}: {exc}")))
         contexts.append(context)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from ..play import HUMAN
@@ -24,6 +24,7 @@ from . import pool as cpu_pool
 from .limits import BodyTooLarge, Limits, RateLimiter, check_table_request, client_key, read_body, retry_after
 from .protocol import ProtocolError, dumps, parse_client_message, setup_message, state_message
 from .scorekeeper import router as scorekeeper_router
+from .scorekeeper import sheet_rules
 from .security import SecurityMiddleware, escape, escape_logs, renew_seat
 from .service import SeedRefused, Table, TableService
 from .storage import AsyncStorage, StorageError, open_storage
@@ -135,6 +136,19 @@ def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7, follow: floa
     async def game_page(table_id: str) -> FileResponse:
         return FileResponse(STATIC / "game.html")
 
+    @app.get("/rules/{preset}", include_in_schema=False)
+    async def rules_page(preset: str, request: Request) -> Response:
+        # The table's exact rules, as `canasta rules PRESET --set OPTION=VALUE ...` prints them.
+        from ..errors import CanastaError
+        from ..text.rulebook import rules_text
+
+        try:
+            rules, _, _ = sheet_rules(preset, list(request.query_params.multi_items()))
+        except (CanastaError, ValueError) as exc:
+            return Response(str(exc).splitlines()[0] if str(exc) else "bad request", status_code=400,
+                            media_type="text/plain")
+        return HTMLResponse(rules_html(rules_text(rules)))
+
     @app.get("/api/health")
     async def health() -> dict[str, Any]:
         return {"ok": True, "tables": len(service().tables), "moves": service().moves_committed}
@@ -216,7 +230,8 @@ def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7, follow: floa
                     del pending[key]
 
         conn = WebSocketConnection(ws)
-        conn.hints = RateLimiter(limits.hints_per_second, limits.hints_burst, keys=1)
+        if address not in limits.trusted:  # a trusted address (a load tester, the tests' browser) is not limited
+            conn.hints = RateLimiter(limits.hints_per_second, limits.hints_burst, keys=1)
         table: Table | None = None
         deadline = asyncio.get_running_loop().time() + limits.hello_timeout
         try:
@@ -356,6 +371,42 @@ async def _follow(svc: TableService, every: float) -> None:
             await svc.follow()
         except Exception as exc:  # a database hiccup must not stop the following; log no cards
             log.warning("following other server processes failed (%s); trying again", type(exc).__name__)
+
+
+def rules_html(text: str) -> str:
+    """The rule book's text (``#`` headings, paragraphs, ``-`` lists) as a small escaped HTML page."""
+    import html
+
+    body: list[str] = []
+    blocks = [b for b in re.split(r"\n\s*\n", text.strip()) if b.strip()]
+    for block in blocks:
+        lines = block.splitlines()
+        if lines[0].startswith("#"):
+            level = min(len(lines[0]) - len(lines[0].lstrip("#")), 3)
+            body.append(f"<h{level}>{html.escape(lines[0].lstrip('#').strip())}</h{level}>")
+            lines = lines[1:]
+            if not lines:
+                continue
+        if all(line.startswith("|") for line in lines) or any(line.startswith("    ") for line in lines):
+            body.append(f"<pre>{html.escape(chr(10).join(lines))}</pre>")
+        elif lines[0].startswith("- "):
+            items: list[str] = []
+            for line in lines:
+                if line.startswith("- "):
+                    items.append(line[2:].strip())
+                else:
+                    items[-1] += " " + line.strip()
+            body.append("<ul>" + "".join(f"<li>{html.escape(item)}</li>" for item in items) + "</ul>")
+        else:
+            body.append(f"<p>{html.escape(' '.join(line.strip() for line in lines))}</p>")
+    title = html.escape(text.strip().splitlines()[0].lstrip("#").strip())
+    return ("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+            f"<title>{title}</title><link rel=\"icon\" href=\"data:,\">"
+            "<link rel=\"stylesheet\" href=\"/static/guide.css\"></head>"
+            "<body class=\"guide-page\"><nav class=\"guide-nav\"><a href=\"/\">Lobby</a> "
+            "<a href=\"/static/guide.html\">How to play</a></nav><main class=\"guide\">"
+            + "\n".join(body) + "</main></body></html>\n")
 
 
 def _error(status: int, name: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:

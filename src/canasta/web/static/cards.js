@@ -91,11 +91,21 @@ export function makeCard(code, { tag = "div", small = false } = {}) {
   const rank = document.createElement("span");
   rank.className = "rank";
   rank.textContent = isJoker(code) ? "JK" : rankLabel(code[0]);
+  if (code[0] === "T") rank.classList.add("ten");
   const suit = document.createElement("span");
   suit.className = "suit";
   suit.textContent = isJoker(code) ? "Joker" : SUIT_SYMBOL[code[1]];
   el.append(rank, suit);
-  el.setAttribute(tag === "button" ? "aria-label" : "title", cardName(code) + (isWild(code) ? " (wild)" : ""));
+  const name = cardName(code) + (isWild(code) ? " (wild)" : "");
+  if (tag === "button") {
+    // Its name is said in words ("king of spades"); the corner's symbols are for the eye.
+    rank.setAttribute("aria-hidden", "true");
+    suit.setAttribute("aria-hidden", "true");
+    const said = document.createElement("span");
+    said.className = "visually-hidden card-name";
+    said.textContent = name;
+    el.append(said);
+  } else el.title = name;
   return el;
 }
 

@@ -1,0 +1,465 @@
+"""The game page as a card table (issue 14): it fits the screen, plays by keyboard alone, moves cards,
+tells the moves in words, explains itself, and passes axe-core.
+
+One real hand (seed :data:`HAND_SEED`) is played by keyboard only; at several moments of it the page
+is measured at 1366x768, 1920x1080 and 390x844 by resizing the same page.  Crowded and unusual tables
+(12 melds a side, 22 cards in hand, two to six players, the end of a match) come from state messages
+that the test's own websocket route hands the page, in the protocol's shape, so no hand has to be
+played to reach them.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+import subprocess
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .browser_helpers import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    HINT_RE,
+    WAIT_MS,
+    Server,
+    body_data,
+    cards_of,
+    each,
+    hand_codes,
+    hand_over,
+    log_entries,
+    meld_target,
+    multiset_minus,
+    normalize,
+    open_page,
+    pile_by_cards,
+    post_table,
+    seats,
+    start_server,
+    state_id,
+    status,
+    wait_changed,
+    wait_turn_or_end,
+)
+
+try:
+    from playwright.sync_api import sync_playwright
+except ImportError:  # pragma: no cover - depends on the machine
+    pytest.skip("the browser tests need Playwright for Python: pip install playwright", allow_module_level=True)
+if not CHROMIUM.exists():  # pragma: no cover - depends on the machine
+    pytest.skip(f"the browser tests need Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
+
+ROOT = Path(__file__).resolve().parents[2]
+HAND_SEED = 5
+"""A deal whose hand, played by the hints, takes the pile, melds, and ends in about 17 turns."""
+SIZES = [(1366, 768), (1920, 1080), (390, 844)]
+PHONE = (390, 844)
+SOLO = ("human", "expert", "expert", "expert")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    running = start_server(tmp_path_factory.mktemp("table"))
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def new_context(browser: Any) -> Iterator[Callable[..., Any]]:
+    """Fresh contexts (CSP bypassed for Playwright's string waits, reduced motion unless asked); no script error."""
+    contexts: list[Any] = []
+    errors: list[str] = []
+
+    def make(**options: Any) -> Any:
+        context = browser.new_context(**({"bypass_csp": True, "reduced_motion": "reduce"} | options))
+        context.set_default_timeout(WAIT_MS)
+        context.on("page", lambda page: page.on("pageerror", lambda exc: errors.append(f"{page.url}: {exc}")))
+        contexts.append(context)
+        return context
+
+    yield make
+    for context in contexts:
+        context.close()
+    assert not errors, "script errors on the page:\n" + "\n".join(errors)
+
+
+@pytest.fixture(scope="module")
+def axe_script() -> Path:
+    """axe-core's axe.min.js, installed from npm under tests/web/node_modules by scripts/ensure-axe.sh."""
+    try:
+        run = subprocess.run(["sh", str(ROOT / "scripts" / "ensure-axe.sh")], capture_output=True, text=True,
+                             timeout=300, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:  # pragma: no cover - depends on the machine
+        pytest.skip(f"axe-core is not available: {exc}")
+    path = Path(run.stdout.strip().splitlines()[-1]) if run.stdout.strip() else None
+    if path is None or not path.exists():  # pragma: no cover - depends on the machine
+        pytest.skip(f"axe-core is not available (scripts/ensure-axe.sh: {run.stderr.strip()[-300:]})")
+    return path
+
+
+def axe_problems(page: Any, axe: Path) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is now."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.add_script_tag(path=str(axe))
+    found: list[dict[str, Any]] = page.evaluate(
+        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
+        ".map(v => ({id: v.id, impact: v.impact, help: v.help,"
+        " nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}))")
+    return [f"{v['id']} ({v['impact']}): {v['help']} at {v['nodes']}" for v in found
+            if v["impact"] in ("serious", "critical")]
+
+
+# -- the layout ---------------------------------------------------------------------------------
+
+FITS = "\n".join(line for line in Path(__file__).with_name("table_fits.js").read_text().splitlines()
+                 if not line.startswith("//"))
+"""The layout check run in the page (tests/web/table_fits.js): the problems found, as sentences."""
+
+
+def check_fits(page: Any, moment: str, sizes: list[tuple[int, int]] = SIZES) -> None:
+    """At each size, everything a player needs is on screen without scrolling (then back to the phone)."""
+    problems: list[str] = []
+    for width, height in sizes:
+        page.set_viewport_size({"width": width, "height": height})
+        page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        problems += [f"{width}x{height}: {p}" for p in page.evaluate(FITS)]
+    assert not problems, f"{moment}:\n" + "\n".join(problems[:25])
+
+
+# -- keyboard play ----------------------------------------------------------------------------------
+
+
+def focused(page: Any) -> dict[str, str]:
+    found: dict[str, str] = page.evaluate(
+        "(() => { const e = document.activeElement; return e ? {id: e.id, key: e.dataset.key || '',"
+        " move: e.dataset.move || '', rank: e.dataset.rank || '', side: e.dataset.side || ''} : {}; })()")
+    return found
+
+
+def tab_to(page: Any, test: Callable[[dict[str, str]], bool], what: str) -> None:
+    """Press Tab until the focused element passes ``test``."""
+    for _ in range(150):
+        if test(focused(page)):
+            return
+        page.keyboard.press("Tab")
+    pytest.fail(f"Tab never reaches {what}")
+
+
+def key_select(page: Any, codes: list[str]) -> None:
+    """Select ``codes`` in the hand with the arrow keys and Space."""
+    if not focused(page).get("key"):
+        tab_to(page, lambda f: bool(f.get("key")), "a card of the hand")
+    for code in codes:
+        keys = each(page, "#hand .card", "e => [e.dataset.key, e.dataset.card, e.getAttribute('aria-pressed')]")
+        here = [k for k, _, _ in keys].index(focused(page)["key"])
+        goal = next((i for i, (_, c, on) in enumerate(keys) if c == code and on == "false"), None)
+        assert goal is not None, f"no unselected {code} in the hand {hand_codes(page)}"
+        for _ in range(abs(goal - here)):
+            page.keyboard.press("ArrowRight" if goal > here else "ArrowLeft")
+        page.keyboard.press(" ")
+    chosen = sorted(each(page, '#hand .card[aria-pressed="true"]'))
+    assert chosen == sorted(codes), f"selected {chosen}, meant {sorted(codes)}"
+
+
+def key_hint(page: Any) -> str:
+    """Press h and read the suggested move from #status."""
+    page.keyboard.press("h")
+    page.wait_for_function("['hint', 'error'].includes(document.getElementById('status').dataset.kind)")
+    kind, text = status(page)
+    found = HINT_RE.match(text)
+    assert kind == "hint" and found, f"the hint was not shown: {kind} {text!r}"
+    return found.group(1).strip()
+
+
+def key_move(page: Any, move: str) -> None:
+    """Make ``move`` with the keyboard alone (keys, Tab, arrows, Space, Enter)."""
+    before = state_id(page)
+    logged = len(log_entries(page))
+    word = move.split()[0]
+    page.keyboard.press("Escape")
+    if word in ("draw", "ask", "yes", "no"):
+        page.keyboard.press({"draw": "d", "ask": "a", "yes": "y", "no": "n"}[word])
+    elif word == "discard":
+        key_select(page, cards_of(move))
+        page.keyboard.press("x")
+    elif word == "meld":
+        target = meld_target(page, move)
+        key_select(page, cards_of(move))
+        if target is None:
+            page.keyboard.press("m")
+        else:
+            tab_to(page, lambda f: f.get("rank") == target and f.get("id") == "", f"your meld of {target}")
+            page.keyboard.press("Enter")
+    elif word == "pile":
+        if pile_by_cards(page, move):
+            key_select(page, cards_of(move))
+            page.keyboard.press("p")
+        else:
+            page.keyboard.press("p")
+            if wait_changed(page, before, move, chooser=True) == "chooser":
+                tab_to(page, lambda f: f.get("move") == move, f"the choice {move!r}")
+                page.keyboard.press("Enter")
+    wait_changed(page, before, move)
+    entries = log_entries(page)
+    assert len(entries) > logged and normalize(entries[logged][1]) == normalize(move), (move, entries[logged:])
+
+
+# -- a state message in the protocol's shape, for tables no quick hand reaches -------------------------
+
+NAMES = ["You", "West", "North", "East", "Fifth", "Sixth"]
+
+
+def crafted_state(players: int = 4, sides: int = 2, melds_per_side: int = 12, hand: int = 22,
+                  status_: str = "playing", winner: int | None = None) -> dict[str, Any]:
+    """A ``state`` message for seat 0 with many melds and a big hand (cards need not be a real deal)."""
+    ranks = "AKQJT98765433"[:melds_per_side]
+    suits = "SHDC"
+    melds: list[dict[str, list[str]]] = []
+    for side in range(sides):
+        side_melds: dict[str, list[str]] = {}
+        for i, rank in enumerate(ranks[:melds_per_side]):
+            key = "3" if rank == "3" else rank
+            size = 3 + (i + side) % 6
+            count = min(size, 4) if rank == "3" else size
+            cards = [rank + ("SC"[j % 2] if rank == "3" else suits[j % 4]) for j in range(count)]
+            if rank != "3" and i % 3 == 1:
+                cards[-1] = "2D" if i % 2 else "JK"
+            side_melds[key] = cards
+        melds.append(side_melds)
+    hand_cards = [r + s for r in "AKQJT98765" for s in suits][:hand]
+    results = [{"sides": [{"bonuses": 900, "cards": 300, "total": 1200,
+                           "items": {"natural_canastas": 1, "mixed_canastas": 1, "wild_canastas": 0,
+                                     "canasta_bonus": 800, "red_threes": 1, "red_three_points": 100,
+                                     "going_out": 0, "melded": 320, "in_hand": -20}}
+                          for _ in range(sides)], "went_out": 1, "concealed": False, "totals": [1200] * sides}]
+    over = status_ != "playing"
+    return {
+        "type": "state", "state": 40, "legal": ["draw"] if not over else [], "legal_more": False, "elsewhere": 0,
+        "table": {"id": "crafted", "status": status_, "target": 5000, "rules": "classic", "hand": 3,
+                  "players": [{"seat": s, "name": NAMES[s], "kind": "human" if s == 0 else "expert", "connected": True}
+                              for s in range(players)],
+                  "sides": [[s for s in range(players) if s % sides == side] for side in range(sides)],
+                  "scores": [5200 if side == 0 and winner == 0 else 2400 for side in range(sides)],
+                  "minimums": [90] * sides, "results": results * 3 if over else results * 2, "winner": winner,
+                  "log": [{"seat": 1, "move": "draw"}, {"seat": 1, "move": "discard 9S"}]},
+        "view": {"seat": 0, "rules": "classic", "dealer": players - 1, "turn": 0, "to_act": 0,
+                 "phase": "over" if over else "draw", "scores": [2400] * sides, "minimums": [90] * sides,
+                 "hand": [] if over else hand_cards, "hand_sizes": [hand] + [18] * (players - 1), "stock_size": 30,
+                 "pile": ["7H", "2C", "5D", "9S"], "pile_frozen": True, "melds": melds,
+                 "red_threes": [["3H", "3D"]] + [["3H"]] * (sides - 1), "melded": [True] * players,
+                 "known": [[] for _ in range(players)], "history": [], "drew": None, "asked": False, "answer": None,
+                 "result": results[0] if over else None, "sitting_out": None},
+    }
+
+
+def open_crafted(context: Any, base: str, message: dict[str, Any], size: tuple[int, int] = PHONE) -> Any:
+    """The game page fed ``message`` by a websocket route instead of the server."""
+    page = context.new_page()
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+
+    def route(ws: Any) -> None:
+        def on_message(text: Any) -> None:
+            data = json.loads(text)
+            if data.get("type") == "hello":
+                ws.send(json.dumps({"type": "welcome", "table": "crafted", "seat": 0, "role": "player"}))
+                ws.send(json.dumps(message))
+        ws.on_message(on_message)
+
+    page.route_web_socket(re.compile(r"/ws/"), route)
+    page.goto(base + "/t/crafted#" + "t" * 30)
+    page.wait_for_function("s => document.body.dataset.stateId === String(s)", arg=message["state"])
+    return page
+
+
+# -- tests ----------------------------------------------------------------------------------------
+
+
+def test_a_whole_hand_by_keyboard_fits_every_screen(server: Server, new_context: Callable[..., Any],
+                                                    axe_script: Path) -> None:
+    """A keyboard-only player plays a real hand on a phone; at each moment the table fits all three screens."""
+    context = new_context(viewport={"width": PHONE[0], "height": PHONE[1]}, has_touch=True)
+    answer = post_table(server.base, {"preset": "classic", "seed": HAND_SEED, "seats": seats(*SOLO)})
+    page = open_page(context, server.base, answer["seats"][0]["link"])
+    wait_turn_or_end(page)
+    check_fits(page, "the first turn")
+    assert not axe_problems(page, axe_script), axe_problems(page, axe_script)
+    # A greyed-out button says why, and pressing it sends nothing.
+    assert page.get_attribute("#btn-discard", "aria-disabled") == "true"
+    why = page.get_attribute("#btn-discard", "title")
+    assert why == "Draw from the stock or take the pile first.", why
+    before = state_id(page)
+    page.click("#btn-discard", force=True)
+    assert status(page) == ("info", why) and state_id(page) == before
+
+    moments: set[str] = set()
+    made: list[str] = []
+    for _ in range(200):
+        wait_turn_or_end(page)
+        if hand_over(page):
+            break
+        move = key_hint(page)
+        hand_before = hand_codes(page)
+        key_move(page, move)
+        made.append(move)
+        word = move.split()[0]
+        if word in ("draw", "pile") and not hand_over(page):
+            # The cards drawn or taken are marked in the hand until the next move.
+            fresh = sorted(each(page, "#hand .card.fresh"))
+            got = multiset_minus(hand_codes(page), hand_before)
+            assert fresh == got, f"after {move!r} the hand marks {fresh}, the new cards are {got}"
+        elif word in ("meld", "discard") and not hand_over(page):
+            assert not each(page, "#hand .card.fresh"), f"new-card marks stay after {move!r}"
+        if word not in moments and not hand_over(page):
+            moments.add(word)
+            check_fits(page, f"after {move!r}")
+    else:
+        pytest.fail(f"the hand did not end after {len(made)} moves")
+    assert {"draw", "meld", "discard", "pile"} <= moments, moments
+
+    # The log tells the moves in words with card symbols.
+    words = each(page, "#log li", "e => e.textContent")
+    card = r"(10|[2-9AKQJ])[\u2660\u2665\u2666\u2663]"
+    assert any(re.search(r"took the pile: \d+ cards?, top " + card, w) for w in words), words
+    assert any(re.search(r"(melded|added) ", w) for w in words), words
+    assert any(re.search(r"discarded (" + card + "|Joker)", w) for w in words), words
+    assert not any(re.search(r"\b(meld|pile|discard) [0-9TJQKA][SHDC]\b", w) for w in words), "notation in the log"
+    assert page.get_attribute("#last-move", "aria-live") == "polite"
+
+    # The end of the hand: a dialog with the focus, the sheet of both sides, running totals.
+    page.locator("#result-dialog").wait_for(state="visible")
+    assert page.evaluate("document.getElementById('result-dialog').open")
+    assert page.evaluate("document.getElementById('result-dialog').contains(document.activeElement)")
+    assert page.evaluate("document.activeElement.id") == "btn-next"
+    assert len(each(page, "#hand-result table.score-sheet thead th", "e => e.textContent")) == 3
+    assert "Running total" in each(page, "#hand-result tbody th", "e => e.textContent")
+    assert re.search(r"went out|stock ran out", page.inner_text("#hand-result .went-out"))
+    check_fits(page, "the end of the hand")
+    assert not axe_problems(page, axe_script), axe_problems(page, axe_script)
+    # Next hand from the dialog by the keyboard.
+    before = state_id(page)
+    page.keyboard.press("Enter")
+    wait_changed(page, before, "next")
+    page.locator("#result-dialog").wait_for(state="hidden")
+    assert body_data(page)["hand"] == "2"
+
+
+def test_a_crowded_table_fits(server: Server, new_context: Callable[..., Any]) -> None:
+    """12 melds a side, red threes and 22 cards in hand still fit each screen with no scrolling."""
+    page = open_crafted(new_context(), server.base, crafted_state())
+    assert len(each(page, "#sides .meld")) == 24 and len(hand_codes(page)) == 22
+    check_fits(page, "a crowded table")
+
+
+@pytest.mark.parametrize(("players", "sides"), [(2, 2), (3, 3), (5, 2), (6, 2), (6, 3)])
+def test_every_table_size_is_laid_out_around_the_felt(server: Server, new_context: Callable[..., Any],
+                                                      players: int, sides: int) -> None:
+    page = open_crafted(new_context(), server.base, crafted_state(players, sides, melds_per_side=8, hand=15),
+                        size=(1366, 768))
+    positions = dict(each(page, "#players li.player", "e => [e.dataset.seat, e.dataset.pos]"))
+    assert positions["0"] == "bottom" and len(set(positions.values())) == players, positions
+    assert len(each(page, "#sides .side")) == sides
+    check_fits(page, f"{players} players in {sides} sides")
+    boxes = each(page, "#players li.player",
+                 "e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }")
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            apart = a[2] <= b[0] + 1 or b[2] <= a[0] + 1 or a[3] <= b[1] + 1 or b[3] <= a[1] + 1
+            assert apart, f"seats overlap: {a} {b}"
+
+
+def test_the_end_of_the_match_is_a_focused_dialog(server: Server, new_context: Callable[..., Any],
+                                                  axe_script: Path) -> None:
+    page = open_crafted(new_context(), server.base, crafted_state(status_="over", winner=0))
+    page.locator("#result-dialog").wait_for(state="visible")
+    assert page.inner_text("#match-result .winner") == "You win the match!"
+    text = page.inner_text("#match-result")
+    assert "5,200" in text and "3 hands played" in text, text
+    assert page.evaluate("document.activeElement.id") == "btn-lobby"
+    assert page.get_attribute("#btn-lobby", "href") == "/"
+    assert not page.is_visible("#btn-next")
+    assert page.inner_text("#turn") == "Match over"
+    for size in SIZES:
+        check_fits(page, "the end of the match", [size])
+    assert not axe_problems(page, axe_script), axe_problems(page, axe_script)
+
+
+def test_moves_play_out_one_by_one_with_motion(server: Server, new_context: Callable[..., Any]) -> None:
+    """With motion on, the computer players' moves are shown one at a time, at the chosen speed, and cards fly."""
+    context = new_context(reduced_motion="no-preference", viewport={"width": 1366, "height": 768})
+    context.add_init_script("try { localStorage.setItem('canasta:speed', 'fast'); } catch (e) {}")
+    answer = post_table(server.base, {"preset": "classic", "seed": HAND_SEED, "seats": seats(*SOLO)})
+    page = open_page(context, server.base, answer["seats"][0]["link"])
+    assert page.input_value("#speed") == "fast"
+    wait_turn_or_end(page)
+    page.evaluate("""() => { window.__shown = [];
+      new MutationObserver(() => window.__shown.push([performance.now(), document.body.dataset.stateId]))
+        .observe(document.body, {attributes: true, attributeFilter: ['data-state-id']}); }""")
+    key_move(page, "draw")
+    assert page.evaluate("Number(document.body.dataset.animations || 0)") >= 1, "the draw moved no card"
+    assert each(page, "#hand .card.fresh"), "the drawn card is not marked"
+    move = key_hint(page)
+    while not move.startswith("discard"):
+        key_move(page, move)
+        move = key_hint(page)
+    key_move(page, move)
+    wait_turn_or_end(page, timeout=60_000)
+    shown = page.evaluate("window.__shown")
+    ids = [int(s) for _, s in shown]
+    after = [t for (t, s) in shown if int(s) > ids[-1] - 8]
+    assert ids == sorted(ids), ids
+    # The server sends the three computer players' moves within a fraction of a second (bot delay 0.02 s);
+    # the page shows them one by one, about 350 ms apart at "fast" (the first may follow your own move at once).
+    gaps = [b - a for a, b in itertools.pairwise(after)][1:]
+    assert len(gaps) >= 5 and min(gaps) > 250, gaps
+    # The speed is kept for the next visit.
+    page.select_option("#speed", "slow")
+    assert page.evaluate("localStorage.getItem('canasta:speed')") == "slow"
+
+
+def test_rules_page_guide_and_links(server: Server, new_context: Callable[..., Any], axe_script: Path) -> None:
+    with urllib.request.urlopen(server.base + "/rules/classic?set=draw=2&set=target=7500", timeout=5) as answer:
+        html = answer.read().decode()
+        assert "default-src 'self'" in answer.headers["Content-Security-Policy"]
+    assert "<h1>Canasta: classic" in html and "draw two cards" in " ".join(html.split()), html[:400]
+    assert "<script" not in html and "http" not in html.replace("http-equiv", "")
+    for bad in ("/rules/nonsense", "/rules/classic?set=bogus=1", "/rules/classic?set=draw=7"):
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(server.base + bad, timeout=5)
+        assert refused.value.code == 400, bad
+    context = new_context(viewport={"width": 1366, "height": 768})
+    for path in ("/rules/two-player", "/static/guide.html", "/", "/score"):
+        page = context.new_page()
+        page.goto(server.base + path)
+        page.wait_for_load_state("networkidle")
+        assert not axe_problems(page, axe_script), (path, axe_problems(page, axe_script))
+        external = each(page, "a[href], link[href], script[src], img[src]", "e => e.href || e.src")
+        assert all(u.startswith(server.base) or u.startswith("data:") for u in external), (path, external)
+        if path == "/":
+            assert page.get_attribute("a.guide-link", "href") == "/static/guide.html"
+        page.close()
+    # The table links its own rules (with its options) and the guide; the explainers open in place.
+    answer = post_table(server.base, {"preset": "classic", "options": {"draw": 2}, "seed": 3,
+                                      "seats": seats("human", "expert", "expert", "expert")})
+    page = open_page(context, server.base, answer["seats"][0]["link"])
+    assert page.get_attribute("#rules-link", "href") == "/rules/classic?set=draw%3D2"
+    page.click("#scores .explain")
+    page.locator("#explain-minimum").wait_for(state="visible")
+    assert "first meld" in page.inner_text("#explain-minimum").lower()
