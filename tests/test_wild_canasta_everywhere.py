@@ -143,9 +143,9 @@ def test_views_are_immutable() -> None:
 
 def table_at(state: GameState) -> Any:
     """A server table (web.service.Table) whose hand in play is ``state``."""
-    from canasta.web.service import Table
+    from canasta.web.service import ServedTable
 
-    table = Table("wild", {"rules": state.rules.to_json(), "seed": 1,
+    table = ServedTable("wild", {"rules": state.rules.to_json(), "seed": 1,
                            "seats": [{"kind": "human", "name": name} for name in NAMES]})
     match = table.match
     match.state = state

@@ -17,7 +17,7 @@ pytest.importorskip("fastapi", reason="the web tests need the web extra: pip ins
 from fastapi.testclient import TestClient
 
 from canasta.web.app import create_app
-from canasta.web.service import Table, TableService
+from canasta.web.service import ServedTable, TableService
 from canasta.web.storage import AsyncStorage, Event, StorageError, open_storage
 
 DATA = Path(__file__).resolve().parents[1] / "play" / "data"
@@ -72,7 +72,7 @@ def test_computer_players_resume_by_themselves_once_storage_is_back(tmp_path: Pa
 
 
 def test_a_table_of_computer_players_plays_to_the_match_end(tmp_path: Path) -> None:
-    async def run() -> Table:
+    async def run() -> ServedTable:
         service = TableService(AsyncStorage(open_storage(str(tmp_path / "bots.sqlite3"))), bot_delay=0)
         service.new_seed = lambda: 7  # a match of several hands
         try:
@@ -121,7 +121,7 @@ def test_a_seed_chosen_at_a_table_of_one_person_is_told_to_every_seat(client: Te
 def test_a_table_stored_before_seeding_existed_replays_to_the_same_deals() -> None:
     stored = json.loads((DATA / "web_table_ed11542.json").read_text())
     assert "seeding" not in stored["spec"]
-    table = Table("old", stored["spec"])
+    table = ServedTable("old", stored["spec"])
     for event in stored["events"]:
         table.apply(Event(event["seq"], event["kind"], event["seat"], event["text"], 2.0))
     assert [hand["deck"] for hand in table.match.hands] == stored["decks"]

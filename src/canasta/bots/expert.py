@@ -1,6 +1,6 @@
 """The ``expert`` bot: what the strategy books teach, as named, tunable parameters.
 
-Every legal move gets a score from the seat's view (through :class:`~.tracking.Table`) and
+Every legal move gets a score from the seat's view (through :class:`~.tracking.Knowledge`) and
 the bot plays the best.  The scores fall in bands, so that the order of a turn follows the
 books: answer or ask first; go out when the side wants to; otherwise meld what is worth
 melding (first meld as soon as it is cheap; naturals onto the side's melds; new melds of
@@ -70,7 +70,7 @@ from ..cards import (
 from ..goingout import can_go_out
 from ..moves import ASK, DISCARD, DRAW, MELD, YES, Move, Phase
 from ..views import View
-from .tracking import Table
+from .tracking import Knowledge
 
 # Score bands: higher bands are played first within a turn.
 ANSWER_BAND = 50_000.0
@@ -160,7 +160,7 @@ class _Scorer:
     def __init__(self, view: View, params: ExpertParams) -> None:
         self.view = view
         self.p = params
-        self.t = Table(view)
+        self.t = Knowledge(view)
         self._pile_worth: float | None = None
 
     # -- the decision -------------------------------------------------------------------

@@ -24,7 +24,7 @@ from ..moves import PILE, Move
 from ..views import View
 from . import make_bot
 from .expert import ExpertBot, Note
-from .tracking import Table
+from .tracking import Knowledge
 
 
 def hint(view: View, moves: Sequence[Move], bot: str = "expert",
@@ -59,7 +59,7 @@ def _rank(kind: int, plural: bool = True) -> str:
 
 
 def _sentence(view: View, moves: Sequence[Move], move: Move, note: Note, tag: str) -> str:
-    t = Table(view)
+    t = Knowledge(view)
     if tag == "answer":
         yes, points, lead = bool(note[1]), int(str(note[2])), int(str(note[3]))
         if move.action == "yes":
@@ -132,7 +132,7 @@ def _sentence(view: View, moves: Sequence[Move], move: Move, note: Note, tag: st
     return f"{move}: the computer player's choice"
 
 
-def _pile_sentence(view: View, t: Table, move: Move) -> str:
+def _pile_sentence(view: View, t: Knowledge, move: Move) -> str:
     pile = view.pile
     size = len(pile)
     reds = sum(1 for c in pile if KIND[c] == RED_THREE)
@@ -162,7 +162,7 @@ def _pile_sentence(view: View, t: Table, move: Move) -> str:
     return text + " and " + " and ".join(extras)
 
 
-def _discard_sentence(view: View, t: Table, move: Move, note: Note) -> str:
+def _discard_sentence(view: View, t: Knowledge, move: Move, note: Note) -> str:
     assert move.card is not None
     k = KIND[move.card]
     held = int(str(note[2]))

@@ -1,6 +1,6 @@
 """What a seat can work out from its view: every card seen, the melds by kinds, who may hold what.
 
-A :class:`Table` is built from a :class:`~canasta.views.View` alone.  It counts every card
+A :class:`Knowledge` is built from a :class:`~canasta.views.View` alone.  It counts every card
 the seat has seen (its hand, the pile, the melds, the red threes, the cards known to be in
 other hands because they were taken with the pile), so the unseen cards of each kind are
 the deck less those.  From the public history it also keeps, for each seat, the kinds it
@@ -9,7 +9,7 @@ that kind was on top): evidence that it holds no pair of them.
 
 >>> from canasta.state import GameState
 >>> import random
->>> t = Table(GameState.deal("classic", rng=random.Random(3)).view(1))
+>>> t = Knowledge(GameState.deal("classic", rng=random.Random(3)).view(1))
 >>> sum(t.unseen) + sum(t.hand) + len(t.view.pile) == 108
 True
 """
@@ -67,7 +67,7 @@ def at_least(k: int, n: int, p: float) -> float:
     return max(0.0, 1.0 - below)
 
 
-class Table:
+class Knowledge:
     """Facts one seat can derive from its view (kinds, melds, seen and unseen cards)."""
 
     def __init__(self, view: View) -> None:
@@ -254,4 +254,4 @@ def _melds_cards(view: View) -> list[tuple[int, ...]]:
     return [cards for melds in view.melds for cards in melds.values()]
 
 
-__all__ = ["Table", "at_least", "kind_counts", "kind_totals"]
+__all__ = ["Knowledge", "at_least", "kind_counts", "kind_totals"]

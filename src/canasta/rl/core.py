@@ -1,6 +1,6 @@
 """What the learning adapters share: a dealt hand with its action interface, rewards, observations.
 
-A :class:`Table` holds one hand (:class:`~canasta.state.GameState`), its
+A :class:`Hand` holds one hand (:class:`~canasta.state.GameState`), its
 :class:`~canasta.rl.actions.TurnActions` and the :class:`~canasta.rl.observation.Encoder`
 of its rules.  Observations come from :func:`canasta.views.make_view` only.
 """
@@ -87,7 +87,7 @@ def make_rules(preset: str = "classic", options: dict[str, Any] | None = None) -
     return Rules.from_preset(preset, **(options or {}))
 
 
-class Table:
+class Hand:
     """One hand in progress for learning: deal, act by action ids, observe by seat."""
 
     def __init__(self, rules: Rules) -> None:
@@ -147,5 +147,5 @@ class Table:
         return self.encoder.encode(view)
 
 
-__all__ = ["REWARD_SCALE", "Table", "action_id", "dealer_seat", "hand_rewards", "make_rules", "match_scores",
+__all__ = ["REWARD_SCALE", "Hand", "action_id", "dealer_seat", "hand_rewards", "make_rules", "match_scores",
            "reset_options"]

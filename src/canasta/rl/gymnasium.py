@@ -39,7 +39,7 @@ from ..play import run_bots
 from ..state import GameState
 from ..views import make_view
 from .actions import NUM_ACTIONS
-from .core import Mask, Table, action_id, dealer_seat, hand_rewards, make_rules, match_scores, reset_options
+from .core import Hand, Mask, action_id, dealer_seat, hand_rewards, make_rules, match_scores, reset_options
 
 ObsType = dict[str, Any]
 
@@ -68,7 +68,7 @@ class CanastaEnv(gym.Env[ObsType, np.int64]):
         self.scores = match_scores(self.rules, scores)
         self.illegal_reward = illegal_reward
         self.render_mode = render_mode
-        self.table = Table(self.rules)
+        self.table = Hand(self.rules)
         enc = self.table.encoder
         self.observation_space = spaces.Dict({
             "observation": spaces.Box(low=enc.low, high=enc.high, shape=(enc.size,), dtype=np.float32),

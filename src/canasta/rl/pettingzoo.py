@@ -28,7 +28,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from .actions import NUM_ACTIONS
-from .core import Table, action_id, dealer_seat, hand_rewards, make_rules, match_scores, reset_options
+from .core import Hand, action_id, dealer_seat, hand_rewards, make_rules, match_scores, reset_options
 
 
 def env(**kwargs: Any) -> Any:
@@ -104,7 +104,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
         self.render_mode = render_mode
         self.rules = make_rules(preset, options)
-        self.table = Table(self.rules)
+        self.table = Hand(self.rules)
         self.dealer = dealer_seat(self.rules, dealer)
         self.scores = match_scores(self.rules, scores)
         self._rng = random.Random()

@@ -60,7 +60,7 @@ class Bullets:
 
 
 @dataclass(frozen=True)
-class Table:
+class Grid:
     """Rows of cells; the first row is a header when ``header``; ``widths`` are fractions of the width."""
 
     rows: tuple[tuple[str, ...], ...]
@@ -69,7 +69,7 @@ class Table:
     mark: int | None = None  # a column to shade: the game this sheet is for
 
 
-Block = Para | Bullets | Table
+Block = Para | Bullets | Grid
 
 
 @dataclass(frozen=True)
@@ -148,7 +148,7 @@ def decks_text(rules: Rules) -> str:
     return f"{plural(rules.decks, 'deck')} and {plural(2 * rules.decks, 'joker')}"
 
 
-def card_value_table() -> Table:
+def card_value_table() -> Grid:
     """Card values, highest first, from ``cards.KIND_VALUE``; red threes are a bonus."""
     names = {TWO: "2", JOKER_KIND: "Joker", BLACK_THREE: "black 3"}
     names |= {k: ("10" if ch == "T" else ch) for k, ch in enumerate(NATURAL_RANKS)}
@@ -156,17 +156,17 @@ def card_value_table() -> Table:
     for kind in (JOKER_KIND, TWO, *range(len(NATURAL_RANKS)), BLACK_THREE):
         by_value.setdefault(KIND_VALUE[kind], []).append(names[kind])
     rows = [(", ".join(kinds), f"{value:,}") for value, kinds in sorted(by_value.items(), reverse=True)]
-    return Table((("Card", "Points"), *rows), (0.72, 0.28))
+    return Grid((("Card", "Points"), *rows), (0.72, 0.28))
 
 
-def first_meld_table(rules: Rules) -> Table:
+def first_meld_table(rules: Rules) -> Grid:
     """The first-meld minimum for each range of a side's total (``rulebook.minimum_rows``)."""
     rows = [(span.replace(" to ", " – ").replace(" and more", " and up"), f"{minimum:,}")
             for span, minimum in minimum_rows(rules)]
-    return Table((("Your side's total", "Minimum"), *rows), (0.62, 0.38))
+    return Grid((("Your side's total", "Minimum"), *rows), (0.62, 0.38))
 
 
-def game_table(rules: Rules) -> Table:
+def game_table(rules: Rules) -> Grid:
     """The facts that depend on the number of players, one column per game of the sheet."""
     covered = games(rules)
     facts: list[tuple[str, Callable[[Rules], str]]] = [
@@ -180,7 +180,7 @@ def game_table(rules: Rules) -> Table:
     header = ("", *(f"{r.players} players" for r in covered))
     rows = [(label, *(fact(r) for r in covered)) for label, fact in facts]
     widths = (0.25, 0.75) if len(covered) == 1 else (0.25, 0.34, 0.41)
-    return Table((header, *rows), widths, mark=covered.index(rules) + 1 if len(covered) > 1 else None)
+    return Grid((header, *rows), widths, mark=covered.index(rules) + 1 if len(covered) > 1 else None)
 
 
 def example_score(rules: Rules) -> SideScore:
@@ -247,7 +247,7 @@ def _setup(rules: Rules, covered: Sequence[Rules]) -> Section:
 
 def _cards(rules: Rules) -> Section:
     table = card_value_table()
-    return Section("Card values", (Table((*table.rows, ("Red 3: a bonus", red_three_short(rules))),
+    return Section("Card values", (Grid((*table.rows, ("Red 3: a bonus", red_three_short(rules))),
                                          (0.5, 0.5)),))
 
 
@@ -273,7 +273,7 @@ def _canastas(rules: Rules) -> Section:
         rows.append(("Wild cards only", f"{rules.wild_canasta_bonus:,}"))
     return Section("Canastas", (
         Para(f"A meld of **{CANASTA_SIZE} or more cards** (at least {CANASTA_SIZE - MAX_WILD} natural)."),
-        Table((("Canasta", "Bonus"), *rows), (0.7, 0.3)),
+        Grid((("Canasta", "Bonus"), *rows), (0.7, 0.3)),
         Para("Natural cards may still be added. A wild card added to a natural canasta makes it mixed; it is "
              "counted as it stands when the hand ends."),
     ))
@@ -371,7 +371,7 @@ def _scoring(rules: Rules, covered: Sequence[Rules]) -> Section:
     target = _agreed(covered, lambda r: f"{r.target:,}")
     several = "both" if rules.sides == 2 else "several"
     blocks: list[Block] = [
-        Table((("Each hand", "Points"), *rows), (0.55, 0.45)),
+        Grid((("Each hand", "Points"), *rows), (0.55, 0.45)),
         Para("Cards left in hand count against the side even when they would meld. Hand and match totals may "
              "be below 0."),
     ]

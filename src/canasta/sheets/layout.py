@@ -17,7 +17,7 @@ from pathlib import Path
 
 from fpdf import FPDF
 
-from .content import PAPERS, Block, Bullets, Para, Section, Table
+from .content import PAPERS, Block, Bullets, Grid, Para, Section
 
 FONT = "dejavu-canasta"
 FONT_FILES = {"": "DejaVuSansCanasta.ttf", "B": "DejaVuSansCanasta-Bold.ttf"}
@@ -225,7 +225,7 @@ class Renderer:
             y += self._text_height(item, width - indent)
         return y - top
 
-    def _table(self, table: Table, x: float, y: float, width: float, draw: bool) -> float:
+    def _table(self, table: Grid, x: float, y: float, width: float, draw: bool) -> float:
         pdf = self.pdf
         pad_x, pad_y = self.size * 0.35, self.size * 0.16
         widths = [width * f for f in table.widths]

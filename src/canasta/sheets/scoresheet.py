@@ -14,9 +14,9 @@ from ..rules import Rules
 from ..text.rulebook import has_partners
 from .content import (
     Block,
+    Grid,
     Para,
     Section,
-    Table,
     bonus_rows,
     card_value_table,
     example_score,
@@ -82,7 +82,7 @@ def reference_sections(rules: Rules) -> list[Section]:
     return [
         Section("First meld minimum", (first_meld_table(rules),
                                        Para("Set by the side's total before the deal. Card values only."))),
-        Section("Bonuses", (Table((("Bonus", "Points"), *bonuses), (0.55, 0.45)),
+        Section("Bonuses", (Grid((("Bonus", "Points"), *bonuses), (0.55, 0.45)),
                             Para("No meld at all: the red threes count minus."))),
         Section("Card values", tuple(how)),
     ]

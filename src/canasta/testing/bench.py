@@ -10,6 +10,7 @@ import time
 from typing import Any
 
 from ..legal import generate, materialize, push_spec
+from ..moves import Phase
 from ..rules import Rules
 from ..state import GameState
 
@@ -38,7 +39,7 @@ def play_out(state: GameState, rng: random.Random) -> int:
     """Play uniform-random legal moves to the end of the hand; returns the decisions made."""
     before = len(state.history)
     uniform = rng.random
-    while state.phase != "over":
+    while state.phase is not Phase.OVER:
         specs = generate(state)  # the list behind state.legal_moves()
         push_spec(state, specs[int(uniform() * len(specs))])
     return len(state.history) - before

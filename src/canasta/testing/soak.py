@@ -16,7 +16,7 @@ from typing import Any
 from ..cards import IS_NATURAL, NUM_CODES, card_text
 from ..errors import CanastaError
 from ..legal import materialize
-from ..moves import DISCARD, DRAW, PILE, Move
+from ..moves import DISCARD, DRAW, PILE, Move, Phase
 from ..position import from_position, to_position
 from ..rules import Rules
 from ..state import GameState
@@ -63,7 +63,7 @@ def refused_moves(state: GameState, rng: random.Random) -> list[Move]:
     out = []
     if missing:
         out.append(Move(DISCARD, card=rng.choice(missing)))
-    if state.phase != "draw":
+    if state.phase is not Phase.DRAW:
         out.append(Move(DRAW))
     naturals = [c for c in held if IS_NATURAL[c]]
     if naturals:
@@ -102,7 +102,7 @@ def check_step(state: GameState, rng: random.Random) -> None:
             raise InvariantError(f"a refused move was accepted: {move}")
         if fingerprint(state) != before:
             raise InvariantError(f"a refused move changed the state: {move}")
-    if state.phase == "draw" and not state.is_over:
+    if state.phase is Phase.DRAW and not state.is_over:
         again = from_position(to_position(state))
         if to_position(again) != to_position(state):
             raise InvariantError("a position does not parse back to itself")

@@ -21,7 +21,7 @@ from textual.widgets import Static
 from ..bots.hints import hint
 from ..cards import KIND, NUM_NATURAL, card_text
 from ..errors import CanastaError
-from ..moves import PILE, Move
+from ..moves import PILE, Move, Phase
 from ..views import View
 from .scoresheet import log_lines, match_sheets
 from .selection import group_texts, rank_words, wild_rank_choices
@@ -186,7 +186,7 @@ class TableScreen(Screen[None]):
             return [(f"{names[seat]} is playing…", "dim")]
         if seat != self.revealed:
             return [(f"Pass the screen to {names[seat]}.", "bold")]
-        if state.phase == "answer":
+        if state.phase is Phase.ANSWER:
             return [(f"{names[state.turn]} asks you: may I go out? ", "bold green"), ("y", "bold"), (" yes · ", ""),
                     ("n", "bold"), (" no", "")]
         who = f"{names[seat]}, your turn" if self.hot_seat else "Your turn"

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 
 from ..bots.hints import hint
 from ..errors import CanastaError
+from ..moves import Phase
 from ..play import HOUSE, Table, parse_seats
 from ..rules import Rules
 from ..scoring import HandResult, sheet_rows
@@ -89,7 +90,7 @@ def play_in_terminal(
             view = state.view(seat)
             write("")
             write(table_text(view, labels))
-            prompt = "Your partner asks: may I go out? (yes/no) " if state.phase == "answer" else \
+            prompt = "Your partner asks: may I go out? (yes/no) " if state.phase is Phase.ANSWER else \
                 f"{labels[seat]} ({state.phase}) > "
             try:
                 line = read(prompt).strip()

@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..bots import Bot
-from ..errors import SeatError
+from ..errors import CanastaError, SeatError
 from ..jsonfile import read_json
 from ..match import OLD_SEEDING, SEEDING, Match
 from ..moves import Move
@@ -36,7 +36,7 @@ from ..rules import Rules
 from ..state import GameState
 
 
-class SessionError(ValueError):
+class SessionError(CanastaError):
     """A bad seat list or save file: one line for the person who gave it."""
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ..cards import IS_WILD, KIND, MELD_RANK_CHARS, NUM_NATURAL, RED_THREE, card_text
+from ..moves import Phase
 from ..text.labels import (
     blocked_label,
     canasta_label,
@@ -209,7 +210,7 @@ def pile_line(view: PublicView, mine: int | None) -> Line:
 
 def player_spans(view: View, names: Sequence[str], seat: int) -> Line:
     """One seat in the players line: turn marker, name, card count, dealer, cards known from the pile."""
-    acting = view.phase != "over" and view.to_act == seat
+    acting = view.phase is not Phase.OVER and view.to_act == seat
     line: Line = [("▶ " if acting else "  ", "bold green"), (names[seat], "bold green" if acting else "bold")]
     if view.sitting_out == seat:
         line.append((" (sitting out)", "dim"))

@@ -26,7 +26,7 @@ from .protocol import ProtocolError, dumps, parse_client_message, setup_message,
 from .scorekeeper import router as scorekeeper_router
 from .scorekeeper import sheet_rules
 from .security import SecurityMiddleware, escape, escape_logs, renew_seat
-from .service import SeedRefused, Table, TableService
+from .service import SeedRefused, ServedTable, TableService
 from .storage import AsyncStorage, StorageError, open_storage
 
 log = logging.getLogger("canasta.web")
@@ -232,7 +232,7 @@ def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7, follow: floa
         conn = WebSocketConnection(ws)
         if address not in limits.trusted:  # a trusted address (a load tester, the tests' browser) is not limited
             conn.hints = RateLimiter(limits.hints_per_second, limits.hints_burst, keys=1)
-        table: Table | None = None
+        table: ServedTable | None = None
         deadline = asyncio.get_running_loop().time() + limits.hello_timeout
         try:
             while True:
@@ -268,8 +268,8 @@ def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7, follow: floa
     return app
 
 
-async def _answer(svc: TableService, conn: WebSocketConnection, table: Table | None, table_id: str,
-                  frame: Any) -> Table | None:
+async def _answer(svc: TableService, conn: WebSocketConnection, table: ServedTable | None, table_id: str,
+                  frame: Any) -> ServedTable | None:
     """Answer one client message; returns the table the connection is at (after a ``hello``)."""
     request_id: object = None
     if table is not None and conn not in table.connections:  # its seat's link was renewed elsewhere

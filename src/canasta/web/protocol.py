@@ -18,7 +18,7 @@ from ..scoring import HandResult, sheet_rows
 from ..views import PublicView, make_view, public_view
 
 if TYPE_CHECKING:
-    from .service import Table
+    from .service import ServedTable
 
 MAX_MESSAGE = 8 * 1024
 """Longest client message answered (bytes of text); longer ones get ``too_large``."""
@@ -112,7 +112,7 @@ def result_json(result: HandResult, rules: Rules) -> dict[str, Any]:
                                "sheet": [row.to_json() for row in sheet_rows(result, rules)]}
 
 
-def table_json(table: Table, public: PublicView | None = None) -> dict[str, Any]:
+def table_json(table: ServedTable, public: PublicView | None = None) -> dict[str, Any]:
     """What everybody at the table may see about it (no cards in hands, no stock, no seed).
 
     ``public``: the hand's public view with its history, if built (the log comes from it).
@@ -141,7 +141,7 @@ def table_json(table: Table, public: PublicView | None = None) -> dict[str, Any]
     }
 
 
-def view_json(table: Table, seat: int | None) -> dict[str, Any]:
+def view_json(table: ServedTable, seat: int | None) -> dict[str, Any]:
     """A seat's view without the history (the table's ``log`` holds it); a spectator's is the public view."""
     state = table.match.state
     view = public_view(state, history=False) if seat is None else make_view(state, seat, history=False)
@@ -150,7 +150,7 @@ def view_json(table: Table, seat: int | None) -> dict[str, Any]:
     return data
 
 
-def legal_json(table: Table, seat: int | None) -> tuple[list[str], bool, list[str]]:
+def legal_json(table: ServedTable, seat: int | None) -> tuple[list[str], bool, list[str]]:
     """The seat's legal moves when it is to act (at most :data:`MAX_LEGAL`), whether more exist, and
     the action words of them all (``draw``, ``meld``...: every one, even when the list is cut short)."""
     state = table.match.state
@@ -162,7 +162,7 @@ def legal_json(table: Table, seat: int | None) -> tuple[list[str], bool, list[st
     return moves, len(legal) > MAX_LEGAL, [word for word in ACTIONS if word in words]
 
 
-def state_message(table: Table, seat: int | None, public: dict[str, Any] | None = None) -> dict[str, Any]:
+def state_message(table: ServedTable, seat: int | None, public: dict[str, Any] | None = None) -> dict[str, Any]:
     """The ``state`` message for one connection (``public``: the table's :func:`table_json`, if built)."""
     legal, more, actions = legal_json(table, seat)
     return {
@@ -177,7 +177,7 @@ def state_message(table: Table, seat: int | None, public: dict[str, Any] | None 
     }
 
 
-def elsewhere(table: Table, seat: int | None) -> int:
+def elsewhere(table: ServedTable, seat: int | None) -> int:
     """How many other connections hold the same seat (0 for a spectator, who is shown no one)."""
     if seat is None:
         return 0

@@ -22,7 +22,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .service import Connection, Table, TableService
+    from .service import Connection, ServedTable, TableService
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -151,7 +151,7 @@ def escape_logs() -> None:
 # -- seats' links ------------------------------------------------------------------------
 
 
-async def renew_seat(svc: TableService, table: Table, conn: Connection) -> str:
+async def renew_seat(svc: TableService, table: ServedTable, conn: Connection) -> str:
     """Give the connection's seat a new token: the old link stops opening it, and the seat's other
     connections (whoever else holds the old link) are told ``bad_token`` and closed.  The new token."""
     from .protocol import ProtocolError, dumps

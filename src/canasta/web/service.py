@@ -65,7 +65,7 @@ class Connection(Protocol):
         ...
 
 
-class Table:
+class ServedTable:
     """One table in memory: its :class:`~canasta.play.table.Table` replayed from its events, and who is connected."""
 
     def __init__(self, table_id: str, spec: Mapping[str, Any]) -> None:
@@ -140,7 +140,7 @@ class TableService:
         """Seconds before a computer player's move is tried again after a storage failure, and the most."""
         self.new_seed: Callable[[], int] = lambda: secrets.randbits(63)
         """The server's own randomness for a table's seed (tests replace it to replay a table)."""
-        self.tables: dict[str, Table] = {}
+        self.tables: dict[str, ServedTable] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self.moves_committed = 0
 
@@ -180,7 +180,7 @@ class TableService:
         if chosen:
             spec["seed_chosen"] = True  # announced to every seat (``table.seed``)
         await self.storage.create_table(table_id, spec, tokens)
-        table = Table(table_id, spec)
+        table = ServedTable(table_id, spec)
         first = Event(0, "deal", None, "", time.time())
         if not await self.storage.append(table_id, first):
             raise RuntimeError(f"table {table_id} was dealt twice")
@@ -190,7 +190,7 @@ class TableService:
         return {"table": table_id, "seats": answer_seats,
                 "spectator": {"token": spectator, "link": f"/t/{table_id}#{spectator}"}}
 
-    async def get(self, table_id: str) -> Table | None:
+    async def get(self, table_id: str) -> ServedTable | None:
         """A table, loaded from storage and replayed when this process has not seen it yet."""
         table = self.tables.get(table_id)
         if table is not None:
@@ -203,7 +203,7 @@ class TableService:
                 if spec is None:
                     self._loading.pop(table_id, None)
                     return None
-                table = Table(table_id, spec)
+                table = ServedTable(table_id, spec)
                 for event in await self.storage.events(table_id):
                     table.apply(event)
                 self.tables[table_id] = table
@@ -219,7 +219,7 @@ class TableService:
             self._loading.pop(table_id, None)
         return len(stale)
 
-    async def catch_up(self, table: Table) -> None:
+    async def catch_up(self, table: ServedTable) -> None:
         """Apply events another server process committed for this table."""
         for event in await self.storage.events(table.id, table.state_id):
             if event.seq == table.state_id:
@@ -249,7 +249,7 @@ class TableService:
                 moved += 1
         return moved
 
-    async def seat_of(self, table: Table, token: str) -> int | None:
+    async def seat_of(self, table: ServedTable, token: str) -> int | None:
         """The seat (None: spectator) a token opens; ``bad_token`` when it opens nothing."""
         found, seat = await self.storage.token_seat(table.id, token_hash(token))
         if not found:
@@ -258,7 +258,7 @@ class TableService:
 
     # -- moves --------------------------------------------------------------------------
 
-    async def submit(self, table: Table, seat: int | None, text: str | None, state_id: int) -> tuple[int, str]:
+    async def submit(self, table: ServedTable, seat: int | None, text: str | None, state_id: int) -> tuple[int, str]:
         """Check, commit and apply a move (``text``) or the next deal (``None``); the new state id and move.
 
         ``seat`` is None for a spectator and :data:`~canasta.play.table.HOUSE` for the server
@@ -288,7 +288,7 @@ class TableService:
                 await self.storage.set_status(table.id, "over")
         return table.state_id, event.text or "next"
 
-    def hint(self, table: Table, seat: int | None, state_id: int) -> tuple[str, str]:
+    def hint(self, table: ServedTable, seat: int | None, state_id: int) -> tuple[str, str]:
         """The expert's move for the seat to act, and its reason."""
         state = table.match.state
         if seat is None or state.is_over or state.to_act != seat:
@@ -300,14 +300,14 @@ class TableService:
 
     # -- telling the table --------------------------------------------------------------
 
-    def changed(self, table: Table) -> None:
+    def changed(self, table: ServedTable) -> None:
         """Send every connection its new state and let the computer players move."""
         self.broadcast(table)
         if table.bot_task is None or table.bot_task.done():
             if table.driver.bot_to_act(deal=True) is not None:
                 table.bot_task = asyncio.get_running_loop().create_task(self._play_bots(table))
 
-    def broadcast(self, table: Table) -> None:
+    def broadcast(self, table: ServedTable) -> None:
         """Send every connection the table as its seat may see it."""
         messages: dict[int | None, str] = {}
         public = table_json(table) if table.connections else None
@@ -316,7 +316,7 @@ class TableService:
                 messages[conn.seat] = dumps(state_message(table, conn.seat, public))
             conn.send(messages[conn.seat])
 
-    async def _play_bots(self, table: Table) -> None:
+    async def _play_bots(self, table: ServedTable) -> None:
         """The table's computer players, one move per ``bot_delay``, until a person is to act or the match ends.
 
         At a table without people the server deals each next hand itself.  A storage failure
