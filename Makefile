@@ -26,6 +26,7 @@ play: $(VENV)/.play
 test: $(VENV)/.test
 	@scripts/ensure-debian-package.sh chromium chromium
 	@scripts/ensure-debian-package.sh pdftoppm poppler-utils
+	@scripts/ensure-debian-package.sh npm npm
 	@scripts/ensure-axe.sh >/dev/null
 	$(BIN)/ruff check src tests benchmarks examples
 	$(BIN)/mypy --strict src/canasta
