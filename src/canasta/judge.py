@@ -43,7 +43,7 @@ from .cards import (
     kind_name,
 )
 from .goingout import can_go_out as _hand_can_go_out
-from .moves import ASK, DISCARD, DRAW, MELD, NO, PILE, YES, Drew, Group, Move, Phase
+from .moves import ASK, DISCARD, DRAW, MELD, NO, PILE, SIMPLE_MOVES, YES, Drew, Group, Move, Phase
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -55,6 +55,7 @@ KindGroups = dict[int, list[int]]
 _DRAW = Phase.DRAW
 _ANSWER = Phase.ANSWER
 _OVER = Phase.OVER
+_PLAY = Phase.PLAY
 _STOCK = Drew.STOCK
 
 
@@ -389,6 +390,88 @@ def kind_groups(groups: Sequence[Group]) -> KindGroups:
     return merged
 
 
+def unavailable_reason(state: GameState, seat: int, action: str) -> str:
+    """Why ``seat`` has no legal move of ``action`` now: the sentence a disabled button shows.
+
+    For an action word the legal moves lack (:mod:`canasta.legal` says which): the rules'
+    sentence for the move of that word that comes nearest to being legal (the pile with the
+    natural cards of its top card, a meld of the ranks held in pairs...).  Cheap: a few
+    judgements, no move generation.
+    """
+    if state.phase == _OVER:
+        return "the hand is over"
+    if state.to_act != seat:
+        return "it is not your turn"
+    candidates: list[Move] = []
+    kc = state.kc[seat]
+    if action in (DRAW, ASK, YES, NO):
+        candidates.append(SIMPLE_MOVES[action])
+    elif action == DISCARD:
+        held = [c for c in range(NUM_CODES) if state.cc[seat][c]]
+        candidates.append(Move(DISCARD, card=held[0]) if held else SIMPLE_MOVES[DRAW])
+    elif action == PILE:
+        if state.phase != _DRAW or not state.pile or is_blocked(state.pile[-1]):
+            candidates.append(SIMPLE_MOVES[PILE])
+        else:
+            tk = KIND[state.pile[-1]]
+            mine = _codes(state, seat, tk, 2)
+            wild = _codes(state, seat, TWO, 1) or _codes(state, seat, JOKER_KIND, 1)
+            if len(mine) == 2:
+                candidates.append(Move(PILE, (Group.of(mine),)))
+            elif mine and wild and not state.frozen_for(seat % state.sides):
+                candidates.append(Move(PILE, (Group.of(mine + wild),)))
+            candidates.append(SIMPLE_MOVES[PILE])
+    elif action == MELD:
+        if state.phase != _PLAY:
+            candidates.append(Move(MELD, (Group.of(_codes(state, seat, None, 3) or [0]),)))
+        else:
+            side = seat % state.sides
+            pairs = [r for r in range(NUM_NATURAL) if kc[r] >= 2 or (kc[r] and state.melds[side][r] is not None)]
+            if state.meld_count[side] == 0 and pairs:
+                wilds = _codes(state, seat, JOKER_KIND, 2) + _codes(state, seat, TWO, 2)
+                groups = []
+                for r in pairs:
+                    cards = _codes(state, seat, r, 7)
+                    if len(cards) < 3 and wilds:
+                        cards.append(wilds.pop())
+                    if len(cards) >= 3:
+                        groups.append(Group.of(cards))
+                if groups:
+                    candidates.append(Move(MELD, tuple(groups)))
+            for r in pairs:
+                cards = _codes(state, seat, r, 3 if state.melds[side][r] is None else 1)
+                if len(cards) < 3 and state.melds[side][r] is None:
+                    cards += _codes(state, seat, TWO, 1) or _codes(state, seat, JOKER_KIND, 1)
+                candidates.append(Move(MELD, (Group.of(cards),)))
+            single = next((r for r in range(NUM_NATURAL) if kc[r]), None)
+            if single is not None:
+                candidates.append(Move(MELD, (Group.of(_codes(state, seat, single, 1)),)))
+            if kc[BLACK_THREE]:
+                candidates.append(Move(MELD, (Group.of(_codes(state, seat, BLACK_THREE, 4)),)))
+            wild = _codes(state, seat, TWO, 3) or _codes(state, seat, JOKER_KIND, 3)
+            if wild:
+                candidates.append(Move(MELD, (Group.of(wild),)))
+    for move in candidates:
+        why = reason(state, move)
+        if why is not None:
+            return why
+    return f"no {action} is possible now"
+
+
+def _codes(state: GameState, seat: int, kind: int | None, most: int) -> list[int]:
+    """Up to ``most`` cards of ``kind`` (None: of the first kind held) from ``seat``'s hand."""
+    counts = state.cc[seat]
+    out: list[int] = []
+    for code in range(NUM_CODES):
+        if counts[code] and (kind is None or KIND[code] == kind):
+            if kind is None:
+                kind = KIND[code]
+            out.extend([code] * min(counts[code], most - len(out)))
+            if len(out) >= most:
+                break
+    return out
+
+
 __all__ = [
     "BLOCKS",
     "KindGroups",
@@ -409,4 +492,5 @@ __all__ = [
     "pile_gain",
     "pile_reason",
     "reason",
+    "unavailable_reason",
 ]

@@ -23,7 +23,7 @@ positions, that every position reachable by any legal move is reachable by liste
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from .cards import (
@@ -46,11 +46,13 @@ from .judge import (
     BLOCKS,
     can_go_out,
     discard_reason,
+    held_reason,
     may_draw,
     may_keep,
     meld_reason,
     pile_gain,
     pile_reason,
+    reason,
 )
 from .moves import ASK, DISCARD, DISCARD_MOVES, DRAW, MELD, NO, PILE, SIMPLE_MOVES, YES, Drew, Group, Move, Phase
 
@@ -651,3 +653,119 @@ def _first_melds(state: GameState, kc: list[int], minimum: int, top: int | None)
 
 
 __all__ = ["LegalMoves", "Spec", "generate", "materialize", "push_spec"]
+
+
+RESOLVE_LIMIT = 4096
+"""Most groupings :func:`moves_using` judges for one selection (a full hand of wild cards stays quick)."""
+
+
+def moves_using(state: GameState, seat: int, cards: Sequence[int], action: str) -> list[Move]:
+    """The legal moves of ``action`` by ``seat`` that lay exactly ``cards`` (codes from its hand).
+
+    What a selection of cards can mean: the natural cards of a rank form one group, and each
+    wild card may join any of the selection's groups, a meld the side already has, or a meld of
+    wild cards where the table plays them; every grouping the rules accept is listed, in
+    canonical text as :meth:`GameState.legal_moves` writes it: groups by rank (for ``pile``
+    the top card's first).  For ``pile`` the top card is implied (``cards`` come from the
+    hand; none: the top card alone).  ``draw``, ``ask``, ``yes`` and ``no`` take no card,
+    ``discard`` one.  Empty when ``seat`` is not to act or nothing fits.
+
+    >>> from canasta.position import from_position
+    >>> from canasta.cards import parse_cards
+    >>> s = from_position({"rules": "classic", "dealer": 3, "turn": 0,
+    ...     "hands": [["JS", "JH", "JD", "8D", "8C", "JK", "5S", "6S"], ["4C"], ["4H"], ["4S"]],
+    ...     "stock": ["6C"], "pile": ["9S"]})
+    >>> s.play("draw")
+    Move.parse('draw')
+    >>> [str(m) for m in moves_using(s, 0, parse_cards("JS JH JD 8D 8C JK".split()), "meld")]
+    ['meld JS JH JD, 8D 8C JK']
+    """
+    return resolve(state, seat, cards, action)[0]
+
+
+def resolve(state: GameState, seat: int, cards: Sequence[int], action: str) -> tuple[list[Move], str | None]:
+    """:func:`moves_using`, and when nothing fits, the rules' sentence for the first grouping tried
+    (ending with that move, as :meth:`GameState.check <canasta.state.GameState.check>` words it)."""
+    if state.is_over or state.to_act != seat:
+        return [], "it is not your turn"
+    held = held_reason(state, seat, cards)
+    if held is not None:
+        return [], held
+    if action in (DRAW, ASK, YES, NO):
+        if cards:
+            return [], f"{action} takes no cards"
+        simple = _SIMPLE[action]
+        why = reason(state, simple)
+        return ([simple], None) if why is None else ([], f"{why}: {simple}")
+    if action == DISCARD:
+        if len(cards) != 1:
+            return [], "select one card to discard"
+        move = DISCARD_MOVES[cards[0]]
+        why = reason(state, move)
+        return ([move], None) if why is None else ([], f"{why}: {move}")
+    if action not in (MELD, PILE):
+        return [], f"unknown action {action[:20]!r}"
+    if action == MELD and not cards:
+        return [], "select the cards to meld first"
+    naturals: dict[int, list[int]] = {}
+    wilds: list[int] = []
+    for code in sorted(cards):
+        kind = KIND[code]
+        if kind == RED_THREE:
+            return [], "red threes are never melded; they are laid out"
+        if kind in (TWO, JOKER_KIND):
+            wilds.append(code)
+        else:
+            naturals.setdefault(kind, []).append(code)
+    side = seat % state.sides
+    ranks = set(naturals)
+    if action == PILE:
+        if not state.pile or BLOCKS[state.pile[-1]]:
+            why = reason(state, _SIMPLE_PILE)
+            return ([], why or "the pile takes no cards now") if cards or why else ([_SIMPLE_PILE], None)
+        ranks.add(KIND[state.pile[-1]])
+    targets = sorted(r for r in ranks | {r for r in range(NUM_NATURAL) if state.melds[side][r] is not None}
+                     if r != BLACK_THREE)
+    if state.rules.wild_card_melds:
+        targets.append(WILD_MELD)
+    lead = KIND[state.pile[-1]] if action == PILE else -1  # the top card's group comes first, as legal_moves writes it
+    found: list[Move] = []
+    first: list[str] = []
+    budget = [RESOLVE_LIMIT]
+
+    def place(i: int, start: int, shares: dict[int, list[int]]) -> None:
+        if budget[0] <= 0:
+            return
+        if i == len(wilds):
+            budget[0] -= 1
+            groups = [Group(r, tuple(sorted(naturals.get(r, []) + shares.get(r, []))))
+                      for r in sorted(set(naturals) | set(shares), key=lambda r: (r != lead, r))]
+            move = Move(action, tuple(groups)) if groups else _SIMPLE_PILE
+            why = reason(state, move)
+            if why is None:
+                found.append(move)
+            elif not first:
+                first.append(f"{why}: {move}")  # as GameState.check words it
+            return
+        code = wilds[i]
+        same = i > 0 and KIND[wilds[i - 1]] == KIND[code]
+        for t in range(start if same else 0, len(targets)):  # wild cards of one kind: one way each
+            r = targets[t]
+            share = shares.setdefault(r, [])
+            if r != WILD_MELD and len(share) >= MAX_WILDS:
+                if not share:
+                    del shares[r]
+                continue
+            share.append(code)
+            place(i + 1, t, shares)
+            share.pop()
+            if not share:
+                del shares[r]
+
+    place(0, 0, {})
+    unique: dict[str, Move] = {}
+    for move in found:
+        unique.setdefault(str(move), move)
+    if unique:
+        return list(unique.values()), None
+    return [], first[0] if first else f"these cards make no {action}"

@@ -79,8 +79,11 @@ def test_random_query_strings_get_named_answers(client: TestClient, query: list[
 
 @FUZZ
 @given(messages=st.lists(JSON | st.fixed_dictionaries(
-    {"type": st.sampled_from(["hello", "move", "next", "hint", "ping", "renew"])},
-    optional={"token": SCALARS, "state": SCALARS, "move": SCALARS, "id": SCALARS}), min_size=1, max_size=4),
+    {"type": st.sampled_from(["hello", "move", "next", "resolve", "hint", "ping", "renew"])},
+    optional={"token": SCALARS, "state": SCALARS, "move": SCALARS, "id": SCALARS,
+              "action": SCALARS | st.sampled_from(["meld", "pile", "discard", "draw", "ask", "yes", "no"]),
+              "cards": SCALARS | st.lists(SCALARS | st.sampled_from(["KS", "JK", "2C", "3H", "XX"]), max_size=8)}),
+    min_size=1, max_size=4),
     hello=st.booleans())
 def test_random_websocket_messages_get_named_errors(client: TestClient, messages: list[Any], hello: bool) -> None:
     created = client.post("/api/tables", json={"preset": "two-player", "seats": [{"kind": "human"}] * 2}).json()

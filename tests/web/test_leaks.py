@@ -30,9 +30,12 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
 from canasta.cards import NUM_CODES, card_text
+from canasta.judge import kind_groups, unavailable_reason
 from canasta.match import Match
+from canasta.moves import Move
 from canasta.rules import Rules
 from canasta.views import make_view, public_view
+from canasta.web import app as app_module
 from canasta.web.app import create_app
 
 ACTIONS = ("draw", "pile", "meld", "discard", "ask", "yes", "no")
@@ -114,7 +117,12 @@ def check_message(conn: Seat, message: Message, sent: str = "") -> None:
     legal = [str(m) for m in state.legal_moves()] if to_act else []
     assert message["legal"] == legal[:400]
     assert message["actions"] == [w for w in ACTIONS if w in {m.split()[0] for m in legal}]
-    assert set(message) == {"type", "state", "table", "view", "actions", "legal", "legal_more", "elsewhere"}
+    # Each action word not offered carries the engine's sentence, for the seat to act only.
+    expected_reasons = ({w: unavailable_reason(state, conn.seat, w) for w in ACTIONS if w not in message["actions"]}
+                        if to_act and conn.seat is not None else {})
+    assert message["reasons"] == expected_reasons
+    assert set(message) == {"type", "state", "table", "view", "actions", "reasons", "legal", "legal_more",
+                            "elsewhere"}
     # other connections on this seat only: a count, never a card, and nothing about other seats
     assert isinstance(message["elsewhere"], int) and message["elsewhere"] >= 0
     if conn.seat is None:
@@ -148,8 +156,13 @@ def waiting_for_human(message: Message, humans: set[int]) -> bool:
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     db = Path(tmp_path_factory.mktemp("leaks")) / "leaks.sqlite3"
-    with TestClient(create_app(str(db), bot_delay=0)) as c:
-        yield c
+    burst = app_module.RESOLVES_BURST
+    app_module.RESOLVES_BURST = 10**6  # these games ask far faster than a person
+    try:
+        with TestClient(create_app(str(db), bot_delay=0)) as c:
+            yield c
+    finally:
+        app_module.RESOLVES_BURST = burst
 
 
 def play_table(client: TestClient, rules: Rules, kinds: list[str], seed: int, moves: int) -> Message:
@@ -200,6 +213,15 @@ def play_table(client: TestClient, rules: Rules, kinds: list[str], seed: int, mo
                                        "fly"])
                 else:
                     text = rng.choice(actor.latest["legal"])
+            if kind == "move" and text in actor.latest["legal"] and text.split()[0] in ("meld", "pile", "discard") \
+                    and rng.random() < 0.3:
+                resolve_check(actor, text, sid)
+            if kind == "move" and rng.random() < 0.1:  # somebody not to act asks: refused, nothing shown
+                other = conns[rng.choice([s for s in conns if s != actor.seat])]
+                other.ws.send_json({"type": "resolve", "cards": ["KS"], "action": "meld", "state": sid, "id": "r"})
+                while (reply := receive(other))["type"] != "error":
+                    assert reply["type"] == "state"
+                assert reply["error"] == "not_your_turn"
             message = {"type": kind, "state": sid, "id": played}
             if kind == "move":
                 message["move"] = text
@@ -217,6 +239,20 @@ def play_table(client: TestClient, rules: Rules, kinds: list[str], seed: int, mo
     finally:
         for cm in reversed(contexts):
             cm.__exit__(None, None, None)
+
+
+def resolve_check(actor: Seat, text: str, sid: int) -> None:
+    """The seat to act selects the cards of a legal move: the engine's answer holds that move,
+    goes to this connection only and names only cards of the seat's hand (checked by ``receive``)."""
+    move = Move.parse(text)
+    actor.ws.send_json({"type": "resolve", "cards": CARD.findall(text), "action": move.action, "state": sid,
+                        "id": "r"})
+    while (reply := receive(actor))["type"] != "moves":
+        assert reply["type"] == "state", reply
+    assert reply["id"] == "r" and reply["action"] == move.action and reply["state"] == sid
+    answers = [Move.parse(m) for m in reply["moves"]]
+    assert any(a.action == move.action and kind_groups(a.groups) == kind_groups(move.groups) and a.card == move.card
+               for a in answers), (text, reply)
 
 
 @pytest.mark.parametrize(

@@ -53,6 +53,7 @@ class WebSocketConnection:
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.writer = asyncio.get_running_loop().create_task(self._write())
         self.hints: RateLimiter | None = None
+        self.resolves: RateLimiter | None = None
 
     def send(self, text: str) -> None:
         """Queue one message."""
@@ -232,6 +233,7 @@ def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7, follow: floa
         conn = WebSocketConnection(ws)
         if address not in limits.trusted:  # a trusted address (a load tester, the tests' browser) is not limited
             conn.hints = RateLimiter(limits.hints_per_second, limits.hints_burst, keys=1)
+            conn.resolves = RateLimiter(RESOLVES_PER_SECOND, RESOLVES_BURST, keys=1)
         table: ServedTable | None = None
         deadline = asyncio.get_running_loop().time() + limits.hello_timeout
         try:
@@ -266,6 +268,10 @@ def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7, follow: floa
     app.include_router(scorekeeper_router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
+
+
+RESOLVES_PER_SECOND, RESOLVES_BURST = 5.0, 20
+"""``resolve`` requests a connection may make: a burst, then so many a second (each judges a few groupings)."""
 
 
 async def _answer(svc: TableService, conn: WebSocketConnection, table: ServedTable | None, table_id: str,
@@ -309,6 +315,14 @@ async def _answer(svc: TableService, conn: WebSocketConnection, table: ServedTab
                 raise ProtocolError("rate_limited", f"too many hints; ask again in {retry_after(wait)}s")
             move, reason = svc.hint(table, conn.seat, message["state"])
             conn.send_message({"type": "hint", "move": move, "reason": reason, "id": request_id})
+            return table
+        if kind == "resolve":
+            if conn.resolves is not None and (wait := conn.resolves.take(0)):
+                raise ProtocolError("rate_limited", f"too many resolves; ask again in {retry_after(wait)}s")
+            moves, why = svc.resolve(table, conn.seat, message.get("cards", []), message["action"],
+                                     message["state"])
+            conn.send_message({"type": "moves", "action": message["action"], "moves": moves, "reason": why,
+                               "state": message["state"], "id": request_id})
             return table
         text_move = message["move"] if kind == "move" else None
         state_id, applied = await svc.submit(table, conn.seat, text_move, message["state"])

@@ -12,6 +12,7 @@ import json
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
+from ..judge import unavailable_reason
 from ..moves import ASK, DISCARD, DRAW, MELD, NO, PILE, YES
 from ..rules import OPTION_NAMES, PRESETS, Rules
 from ..scoring import HandResult, sheet_rows
@@ -34,6 +35,12 @@ ERRORS = (
 """Named errors, in the order the server checks for them."""
 ACTIONS = (DRAW, PILE, MELD, DISCARD, ASK, YES, NO)
 """The action words of moves, in the order ``actions`` lists them."""
+KINDS = ("hello", "move", "next", "resolve", "hint", "ping", "renew")
+"""The client's message types."""
+MAX_RESOLVE_CARDS = 30
+"""Most cards one ``resolve`` may name (more than any hand can hold to meld)."""
+MAX_RESOLVED = 60
+"""Most moves one ``moves`` answer lists."""
 
 
 class ProtocolError(Exception):
@@ -66,9 +73,8 @@ def parse_client_message(text: str) -> dict[str, Any]:
     if not isinstance(message, dict):
         raise ProtocolError("bad_message", "a message must be a JSON object")
     kind = message.get("type")
-    if kind not in ("hello", "move", "next", "hint", "ping", "renew"):
-        raise ProtocolError("bad_message", f"unknown message type {str(kind)[:40]!r} "
-                            "(hello, move, next, hint, ping, renew)")
+    if kind not in KINDS:
+        raise ProtocolError("bad_message", f"unknown message type {str(kind)[:40]!r} ({', '.join(KINDS)})")
     request_id = message.get("id")
     if request_id is not None and (not isinstance(request_id, (str, int)) or isinstance(request_id, bool)):
         raise ProtocolError("bad_message", "id must be a string or a number")
@@ -76,12 +82,20 @@ def parse_client_message(text: str) -> dict[str, Any]:
         raise ProtocolError("bad_message", "id may hold at most 64 characters")
     if kind == "hello" and not isinstance(message.get("token"), str):
         raise ProtocolError("bad_message", "hello needs the seat's token as a string")
-    if kind in ("move", "next", "hint"):
+    if kind in ("move", "next", "hint", "resolve"):
         state = message.get("state")
         if not isinstance(state, int) or isinstance(state, bool):
             raise ProtocolError("bad_message", f"{kind} needs the state id it was chosen in, as a number")
     if kind == "move" and not isinstance(message.get("move"), str):
         raise ProtocolError("bad_message", "move needs the move as text, like \"meld KS KD KC\"")
+    if kind == "resolve":
+        cards = message.get("cards", [])
+        if (not isinstance(cards, list) or len(cards) > MAX_RESOLVE_CARDS
+                or not all(isinstance(c, str) and len(c) <= 4 for c in cards)):
+            raise ProtocolError("bad_message", f"resolve needs cards as a list of at most {MAX_RESOLVE_CARDS} "
+                                "card texts, like [\"KS\", \"JK\"]")
+        if message.get("action") not in ACTIONS:
+            raise ProtocolError("bad_message", f"resolve needs an action: {', '.join(ACTIONS)}")
     return message
 
 
@@ -150,27 +164,30 @@ def view_json(table: ServedTable, seat: int | None) -> dict[str, Any]:
     return data
 
 
-def legal_json(table: ServedTable, seat: int | None) -> tuple[list[str], bool, list[str]]:
-    """The seat's legal moves when it is to act (at most :data:`MAX_LEGAL`), whether more exist, and
-    the action words of them all (``draw``, ``meld``...: every one, even when the list is cut short)."""
+def legal_json(table: ServedTable, seat: int | None) -> tuple[list[str], bool, list[str], dict[str, str]]:
+    """The seat's legal moves when it is to act (at most :data:`MAX_LEGAL`), whether more exist,
+    the action words of them all (``draw``, ``meld``...: every one, even when the list is cut short),
+    and for each other action word the engine's sentence why not (:func:`canasta.judge.unavailable_reason`)."""
     state = table.match.state
     if seat is None or state.is_over or state.to_act != seat:
-        return [], False, []
+        return [], False, [], {}
     legal = state.legal_moves()
     moves = [str(m) for m in islice(legal, MAX_LEGAL)]
     words = {spec[0] for spec in legal.specs}
-    return moves, len(legal) > MAX_LEGAL, [word for word in ACTIONS if word in words]
+    reasons = {word: unavailable_reason(state, seat, word) for word in ACTIONS if word not in words}
+    return moves, len(legal) > MAX_LEGAL, [word for word in ACTIONS if word in words], reasons
 
 
 def state_message(table: ServedTable, seat: int | None, public: dict[str, Any] | None = None) -> dict[str, Any]:
     """The ``state`` message for one connection (``public``: the table's :func:`table_json`, if built)."""
-    legal, more, actions = legal_json(table, seat)
+    legal, more, actions, reasons = legal_json(table, seat)
     return {
         "type": "state",
         "state": table.state_id,
         "table": public if public is not None else table_json(table),
         "view": view_json(table, seat),
         "actions": actions,
+        "reasons": reasons,
         "legal": legal,
         "legal_more": more,
         "elsewhere": elsewhere(table, seat),

@@ -20,7 +20,9 @@ from typing import Any, Protocol
 
 from ..bots import BOTS
 from ..bots.hints import hint
-from ..errors import IllegalMoveError, MatchOver, MoveSyntaxError, NotYourTurn, SeatError, StaleState
+from ..cards import parse_cards
+from ..errors import CardError, IllegalMoveError, MatchOver, MoveSyntaxError, NotYourTurn, SeatError, StaleState
+from ..legal import resolve as resolve_selection
 from ..match import OLD_SEEDING, SEEDING, Match
 from ..moves import Move
 from ..play import HOUSE, HUMAN, Seat, parse_seats
@@ -28,7 +30,7 @@ from ..play import Table as Driver
 from ..play.seats import HUMAN_WORDS
 from ..rules import Rules
 from .pool import run_cpu
-from .protocol import ProtocolError, dumps, rules_from_request, state_message, table_json
+from .protocol import MAX_RESOLVED, ProtocolError, dumps, rules_from_request, state_message, table_json
 from .storage import AsyncStorage, Event, StorageError
 
 log = logging.getLogger("canasta.web")
@@ -297,6 +299,23 @@ class TableService:
             raise ProtocolError("stale_state", f"the table has moved on (state {table.state_id}, not {state_id})")
         move, reason = hint(state.view(seat), list(state.legal_moves()))
         return str(move), reason
+
+    def resolve(self, table: ServedTable, seat: int | None, cards: list[str], action: str,
+                state_id: int) -> tuple[list[str], str | None]:
+        """The legal moves of ``action`` that lay exactly ``cards`` from the seat's hand
+        (:func:`canasta.legal.resolve`), at most :data:`~.protocol.MAX_RESOLVED`, and the
+        engine's sentence when none fits.  Only the asking connection is answered."""
+        state = table.match.state
+        if seat is None or state.is_over or state.to_act != seat:
+            raise ProtocolError("not_your_turn", "only the player whose turn it is chooses cards to play")
+        if state_id != table.state_id:
+            raise ProtocolError("stale_state", f"the table has moved on (state {table.state_id}, not {state_id})")
+        try:
+            codes = parse_cards(cards)
+        except CardError as exc:
+            raise ProtocolError("bad_move", str(exc)[:200]) from None
+        moves, why = resolve_selection(state, seat, codes, action)
+        return [str(m) for m in moves[:MAX_RESOLVED]], why
 
     # -- telling the table --------------------------------------------------------------
 

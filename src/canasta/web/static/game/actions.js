@@ -1,6 +1,6 @@
 // What the buttons, the melds and the typed move do: build the move from the selection and
 // send it; a greyed-out button says why instead.
-import { actionOf, buildGroups, cardsInText, isWild, rankOf, rankPlural, sortCards } from "/static/cards.js";
+import { actionOf, buildGroups, cardsInText, rankPlural } from "/static/cards.js";
 import { request } from "/static/game/connection.js";
 import { clearSelection, markHighlight } from "/static/game/hand.js";
 import { renderPileChoices } from "/static/game/render.js";
@@ -28,35 +28,29 @@ function doMeld() {
     setStatus("Select the cards to meld first.", "error");
     return;
   }
-  sendBuilt("meld", buildGroups(cards), cards);
-}
-
-/** The legal moves of `action` that lay exactly these cards (any grouping). */
-function legalWithCards(action, cards) {
-  const wanted = sortCards([...cards]).join(" ");
-  return ((ui.last && ui.last.legal) || []).filter(
-    (m) => actionOf(m) === action && sortCards(cardsInText(m)).join(" ") === wanted,
-  );
+  askEngine("meld", cards);
 }
 
 /**
- * Send the move built from the selection; when the page cannot tell where the wild
- * cards go (several ranks selected), use the legal moves with exactly these cards.
+ * Ask the engine which moves of `action` lay exactly these cards (a `resolve` message);
+ * its answer (`moves`) comes back to onResolved. The page never decides what is legal.
  */
-function sendBuilt(action, built, cards) {
-  if (!built.error) {
-    sendMove(action + " " + built.groups.join(", "));
-    return;
-  }
-  const matches = legalWithCards(action, cards);
-  if (matches.length === 1) sendMove(matches[0]);
-  else if (matches.length > 1) {
+function askEngine(action, cards) {
+  if (!request("resolve", { action, cards }, "resolve")) setStatus("Not connected; reconnecting\u2026", "error");
+}
+
+/** The engine's answer to a resolve: one move is played, several offered, none explained. */
+export function onResolved(message) {
+  const moves = message.moves || [];
+  if (!ui.last || message.state !== ui.last.state) return;
+  if (moves.length === 1) sendMove(moves[0]);
+  else if (moves.length > 1) {
     ui.choosing = true;
-    ui.choiceMoves = matches;
+    ui.choiceMoves = moves;
     renderPileChoices(ui.last);
     focusFirstChoice();
-    setStatus("Choose where your wild cards go.", "info");
-  } else setStatus(built.error, "error");
+    setStatus(message.action === "pile" ? "Choose how to take the pile." : "Choose where your wild cards go.", "info");
+  } else setStatus(message.reason || "These cards make no legal move.", "error");
 }
 
 function focusFirstChoice() {
@@ -79,11 +73,9 @@ function doPile() {
   const msg = ui.last;
   if (!msg) return;
   const cards = selectedCodes();
-  const pile = msg.view.pile || [];
-  const top = pile.length ? pile[pile.length - 1] : null;
   if (cards.length) {
-    // The top card is implied: name only the cards from the hand.
-    sendBuilt("pile", buildGroups(cards, { fallbackRank: top && !isWild(top) ? rankOf(top) : null }), cards);
+    // The top card is implied: name only the cards from the hand; the engine groups them.
+    askEngine("pile", cards);
     return;
   }
   const moves = (msg.legal || []).filter((m) => actionOf(m) === "pile");

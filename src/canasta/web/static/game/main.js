@@ -2,7 +2,7 @@
 // with the one on display (what moved, for the motion, the log and the new-card marks), then
 // the whole table is rendered again; only the page's own state lives between messages.
 import { el } from "/static/cards.js";
-import { clearAll, setStatus, showHint, wireActions } from "/static/game/actions.js";
+import { clearAll, onResolved, setStatus, showHint, wireActions } from "/static/game/actions.js";
 import { connect, hasToken, send, setConnection, setToken, startPings } from "/static/game/connection.js";
 import { renderHand } from "/static/game/hand.js";
 import { onKey } from "/static/game/keys.js";
@@ -57,6 +57,10 @@ function onMessage(message) {
     case "hint":
       ui.pending.delete(message.id);
       showHint(message);
+      break;
+    case "moves":
+      ui.pending.delete(message.id);
+      onResolved(message);
       break;
     case "error":
       onError(message);

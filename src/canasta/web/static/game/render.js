@@ -2,7 +2,7 @@
 // middle, the scores and the turn in the top bar, and the action buttons with their reasons.
 import {
   actionOf, cardLabel, cardName, cardsInText, el, formatPoints, isBlackThree, isWild, makeCard, MELD_RANK_ORDER,
-  rankLabel, rankOf, rankPlural, sortCards,
+  rankPlural, sortCards,
 } from "/static/cards.js";
 import { onMeldClick, sendMove } from "/static/game/actions.js";
 import { markHighlight } from "/static/game/hand.js";
@@ -324,50 +324,21 @@ export function renderPileChoices(msg) {
   box.append(cancel);
 }
 
-/** Why an action is not offered now, in one sentence (null when it is). */
+/**
+ * Why an action is not offered now, in one sentence (null when it is): for the seat to act,
+ * the engine's own sentence (`reasons` in the state message, from judge.unavailable_reason).
+ */
 export function whyNot(action, msg, words) {
   const { table, view } = msg;
   if (!isPlayer()) return "Spectators watch; they do not play.";
   if (table.status !== "playing" || view.phase === "over") return "The hand is over.";
   if (words.has(action)) return null;
-  const mine = myTurn(msg);
-  if (!mine) {
+  if (!myTurn(msg)) {
     const name = playerName(table, view.to_act);
     return view.phase === "answer" ? `Waiting for ${name} to answer.` : `It is ${name}\u2019s turn.`;
   }
-  const mySide = sideOfSeat(table, ui.seat);
-  const melded = Object.keys((view.melds || [])[mySide] || {}).length > 0;
-  const minimum = (view.minimums || [])[mySide];
-  const pile = view.pile || [];
-  const top = pile.length ? pile[pile.length - 1] : null;
-  if (view.phase === "answer") return "Answer your partner first: yes or no.";
-  if (action === "yes" || action === "no") return "Nobody is asking you anything.";
-  if (action === "ask") {
-    if ((table.sides[mySide] || []).length < 2) return "You have no partner to ask.";
-    if (view.asked) return "You have asked once this turn already.";
-    return view.phase === "draw"
-      ? "You ask after drawing from the stock, before melding, when you could go out."
-      : "You may ask only before melding, and only when you could go out this turn.";
-  }
-  if (view.phase === "draw") {
-    if (action === "meld" || action === "discard") return "Draw from the stock or take the pile first.";
-    if (action === "draw") return "The stock is empty and you can take the pile, so you must take it.";
-    if (action === "pile") {
-      if (!top) return "The pile is empty.";
-      if (isBlackThree(top)) return "A black three on top blocks the pile for this turn.";
-      if (isWild(top)) return "A wild card on top blocks the pile.";
-      const rank = rankLabel(rankOf(top));
-      const need = melded ? "" : ` worth at least ${minimum} points with the top card (your first meld)`;
-      if (view.pile_frozen || !melded) return `The pile is frozen for you: you need two natural ${rank}s from your hand${need}.`;
-      return `You cannot meld the ${cardLabel(top)}: you need two natural ${rank}s from your hand, or your meld of ${rank}s.`;
-    }
-  }
-  if (action === "draw" || action === "pile") return "You have drawn this turn: meld, then discard.";
-  if (action === "meld") {
-    return melded ? "Nothing in your hand can be melded now." : `Nothing in your hand makes a first meld of ${minimum} points now.`;
-  }
-  if (action === "discard") return view.answer === true ? "Your partner said yes: you must go out this turn." : "You cannot discard now.";
-  return "Not now.";
+  const why = (msg.reasons || {})[action];
+  return why ? why.charAt(0).toUpperCase() + why.slice(1) + "." : "Not now.";
 }
 
 export function renderActions(msg) {
