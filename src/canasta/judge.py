@@ -133,16 +133,15 @@ def is_blocked(top: int) -> bool:
     return BLOCKS[top]
 
 
+def blocker(top: int) -> str:
+    """What kind of card blocks a pile with ``top`` on top: ``black three``, ``red three`` or ``wild card``."""
+    tk = KIND[top]
+    return "black three" if tk == BLACK_THREE else "red three" if tk == RED_THREE else "wild card"
+
+
 def blocked_reason(top: int) -> str | None:
     """Why a pile with ``top`` on top cannot be taken (a wild card or a three), or None."""
-    if not is_blocked(top):
-        return None
-    tk = KIND[top]
-    if tk == BLACK_THREE:
-        return "a black three on top of the pile blocks it"
-    if tk == RED_THREE:
-        return "a red three on top of the pile blocks it"
-    return "a wild card on top of the pile blocks it"
+    return f"a {blocker(top)} on top of the pile blocks it" if is_blocked(top) else None
 
 
 def may_go_out(state: GameState, side: int, canastas: int | None = None) -> bool:

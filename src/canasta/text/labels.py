@@ -19,7 +19,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ..cards import BLACK_THREE, KIND, MELD_RANK_CHARS, RED_THREE, card_text, parse_card
+from ..cards import KIND, MELD_RANK_CHARS, card_text, parse_card
+from ..judge import blocker
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
@@ -72,12 +73,7 @@ def meld_label(rank: int, cards: Sequence[int], kind: str | None) -> str:
 
 def blocked_label(top: int) -> str:
     """Why a blocked pile is blocked, from its top card: ``black three on top``, ``wild card on top``."""
-    kind = KIND[top]
-    if kind == BLACK_THREE:
-        return "black three on top"
-    if kind == RED_THREE:
-        return "red three on top"
-    return "wild card on top"
+    return f"{blocker(top)} on top"
 
 
 _CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9])(10|[AKQJT98765432])([SHDC])(?![A-Za-z0-9])|(?<![A-Za-z0-9])JK(?![A-Za-z])")
