@@ -15,6 +15,8 @@ import time
 import urllib.error
 import urllib.request
 from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -420,3 +422,27 @@ def play_turn(page: Any, draw_first: bool = False) -> list[str]:
 def multiset_minus(a: list[str], b: list[str]) -> list[str]:
     """The codes of ``a`` left after taking away one copy for each code of ``b``."""
     return sorted((Counter(a) - Counter(b)).elements())
+
+
+@contextmanager
+def browser_contexts(browser: Any, **defaults: Any) -> Iterator[Callable[..., Any]]:
+    """Make fresh browser contexts (``defaults`` | the options given), closed at the end; a script error fails.
+
+    Playwright's ``wait_for_function`` evaluates strings, which the server's strict
+    Content-Security-Policy forbids, so the tests' contexts bypass it by default;
+    ``test_the_pages_run_under_the_strict_content_security_policy`` checks the pages without.
+    """
+    contexts: list[Any] = []
+    errors: list[str] = []
+
+    def make(**options: Any) -> Any:
+        context = browser.new_context(**({"bypass_csp": True} | defaults | options))
+        context.set_default_timeout(WAIT_MS)
+        context.on("page", lambda page: page.on("pageerror", lambda exc: errors.append(f"{page.url}: {exc}")))
+        contexts.append(context)
+        return context
+
+    yield make
+    for context in contexts:
+        context.close()
+    assert not errors, "script errors on the page:\n" + "\n".join(errors)

@@ -25,6 +25,7 @@ from .browser_helpers import (
     Server,
     ask_hint,
     body_data,
+    browser_contexts,
     cards_of,
     count,
     each,
@@ -97,28 +98,9 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture
 def new_context(browser: Any) -> Iterator[Callable[..., Any]]:
-    """Make fresh browser contexts (closed after the test); a script error on any page fails the test.
-
-    Playwright's ``wait_for_function`` evaluates strings, which the server's strict
-    Content-Security-Policy forbids, so these contexts bypass it;
-    ``test_the_pages_run_under_the_strict_content_security_policy`` checks the pages without.
-    They prefer reduced motion, so the page shows each move at once (no animation, no pacing of
-    the computer players' moves); ``test_moves_play_out_one_by_one`` turns motion on.
-    """
-    contexts: list[Any] = []
-    errors: list[str] = []
-
-    def make(**options: Any) -> Any:
-        context = browser.new_context(**({"bypass_csp": True, "reduced_motion": "reduce"} | options))
-        context.set_default_timeout(WAIT_MS)
-        context.on("page", lambda page: page.on("pageerror", lambda exc: errors.append(f"{page.url}: {exc}")))
-        contexts.append(context)
-        return context
-
-    yield make
-    for context in contexts:
-        context.close()
-    assert not errors, "script errors on the page:\n" + "\n".join(errors)
+    """Make fresh browser contexts (closed after the test); a script error on any page fails the test."""
+    with browser_contexts(browser) as make:
+        yield make
 
 
 @pytest.fixture

@@ -26,9 +26,9 @@ from .browser_helpers import (
     CHROMIUM,
     CHROMIUM_ARGS,
     HINT_RE,
-    WAIT_MS,
     Server,
     body_data,
+    browser_contexts,
     cards_of,
     each,
     hand_codes,
@@ -85,20 +85,8 @@ def browser() -> Iterator[Any]:
 @pytest.fixture
 def new_context(browser: Any) -> Iterator[Callable[..., Any]]:
     """Fresh contexts (CSP bypassed for Playwright's string waits, reduced motion unless asked); no script error."""
-    contexts: list[Any] = []
-    errors: list[str] = []
-
-    def make(**options: Any) -> Any:
-        context = browser.new_context(**({"bypass_csp": True, "reduced_motion": "reduce"} | options))
-        context.set_default_timeout(WAIT_MS)
-        context.on("page", lambda page: page.on("pageerror", lambda exc: errors.append(f"{page.url}: {exc}")))
-        contexts.append(context)
-        return context
-
-    yield make
-    for context in contexts:
-        context.close()
-    assert not errors, "script errors on the page:\n" + "\n".join(errors)
+    with browser_contexts(browser, reduced_motion="reduce") as make:
+        yield make
 
 
 @pytest.fixture(scope="module")
