@@ -627,6 +627,7 @@ def test_a_bad_saved_seat_list_and_bad_seats(tmp_path: Path, capsys: pytest.Capt
 def test_without_textual_play_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setitem(sys.modules, "textual", None)
+    monkeypatch.setattr("canasta.tui.command.is_terminal", lambda: True)
     assert command(["play", "--seed", "1"]) == 2
     assert capsys.readouterr().err == "canasta: the terminal table needs the tui extra: pip install 'canasta[tui]'\n"
 

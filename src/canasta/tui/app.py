@@ -9,6 +9,7 @@ players move after a short pause (``bot_delay``; 0 moves them at once, as the te
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Callable
 from typing import ClassVar
 
@@ -77,9 +78,13 @@ class TableScreen(Screen[None]):
     #status { color: $text; }
     """
 
-    def __init__(self, session: Session, bot_delay: float = 0.4, save_path: str | None = None) -> None:
+    def __init__(self, session: Session, bot_delay: float = 0.4, save_path: str | None = None,
+                 autosave: str | os.PathLike[str] | None = None, offer: Session | None = None) -> None:
         super().__init__()
         self.session = session
+        self.autosave = autosave  # the file every move is kept in (None: not kept)
+        self.offer = offer  # a match left unfinished, offered before this one starts
+        self._given_path = save_path
         self.bot_delay = bot_delay
         self.save_path = save_path or default_save_path(session.seed)
         humans = session.humans
@@ -105,8 +110,29 @@ class TableScreen(Screen[None]):
         yield Static(to_text(KEYS), id="keys")
 
     def on_mount(self) -> None:
-        """Deal with whoever is to move first."""
-        self.advance()
+        """Offer the match left unfinished, if any; then deal with whoever is to move first."""
+        offer = self.offer
+        if offer is None:
+            self.advance()
+            return
+
+        def chosen(index: int | None) -> None:
+            if index == 0:
+                self.session = offer
+                self.save_path = self._given_path or default_save_path(offer.seed)
+            self.offer = None
+            self.advance()
+
+        self.app.push_screen(ChoiceScreen(f"You left a match: {offer.summary()}",
+                                          ["Continue it", "Start a new match (the one you left is replaced)"]),
+                             chosen)
+
+    def keep(self) -> None:
+        """Write the autosave (after every move); a failure is said, and play goes on."""
+        if self.autosave is not None and self.offer is None:
+            problem = self.session.autosave(self.autosave)
+            if problem is not None:
+                self.message = [(problem, "bold red")]
 
     def on_resize(self, event: Resize) -> None:
         """Lines wrap to the new width."""
@@ -218,6 +244,7 @@ class TableScreen(Screen[None]):
         s = self.session
         if self.bot_delay <= 0:
             s.table.run_bots()
+        self.keep()
         state = s.state
         if state.is_over:
             if self.hot_seat:
@@ -496,9 +523,12 @@ class TableScreen(Screen[None]):
         self.app.push_screen(PromptScreen("Save the match to:", self.save_path), chosen)
 
     def action_quit_table(self) -> None:
-        """Leave, asking to save a match that is not over."""
+        """Leave, asking to save a match that is not over (Ctrl-C and Ctrl-Q too; asked twice, leave)."""
         if self.session.match.is_over:
             self.app.exit(0)
+            return
+        if isinstance(self.app.screen, QuitScreen):
+            self.app.screen.dismiss("quit")
             return
 
         def answered(answer: str | None) -> None:
@@ -507,7 +537,9 @@ class TableScreen(Screen[None]):
             elif answer == "quit":
                 self.app.exit(0)
 
-        self.app.push_screen(QuitScreen(), answered)
+        kept = "n: leave; the match is kept for: canasta play --continue" if self.autosave is not None \
+            else "n: leave without saving"
+        self.app.push_screen(QuitScreen(f"y: save to a file and leave\n{kept}\nEsc: go on playing"), answered)
 
     def action_enter(self) -> None:
         """Enter: the next hand, or the score sheet at the end of the match."""
@@ -523,10 +555,19 @@ class PlayApp(App[int]):
 
     TITLE = "Canasta"
     ENABLE_COMMAND_PALETTE = False
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q", "leave", "quit", show=False, priority=True),
+        Binding("ctrl+c", "leave", "quit", show=False, priority=True),
+    ]
 
-    def __init__(self, session: Session, bot_delay: float = 0.4, save_path: str | None = None) -> None:
+    def __init__(self, session: Session, bot_delay: float = 0.4, save_path: str | None = None,
+                 autosave: str | os.PathLike[str] | None = None, offer: Session | None = None) -> None:
         super().__init__()
-        self.table = TableScreen(session, bot_delay, save_path)
+        self.table = TableScreen(session, bot_delay, save_path, autosave, offer)
+
+    def action_leave(self) -> None:
+        """Ctrl-C, Ctrl-Q: the question ``q`` asks (asked again: leave)."""
+        self.table.action_quit_table()
 
     def get_default_screen(self) -> Screen[None]:
         """The table is the first screen."""

@@ -194,11 +194,15 @@ class QuitScreen(ModalScreen[str | None]):
                 Binding("escape", "answer('stay')"), Binding("q", "answer('quit')", show=False)]
     DEFAULT_CSS = DIALOG_CSS
 
+    def __init__(self, help_text: str = "y: save and leave · n: leave without saving · Esc: go on playing") -> None:
+        super().__init__()
+        self.help_text = help_text
+
     def compose(self) -> ComposeResult:
         """The question."""
         with Vertical(classes="dialog"):
             yield Static("Save the match before you leave?", classes="dialog-title")
-            yield Static("y: save and leave · n: leave without saving · Esc: go on playing", classes="dialog-help")
+            yield Static(self.help_text, classes="dialog-help")
 
     def action_answer(self, answer: str) -> None:
         """The player's answer."""
