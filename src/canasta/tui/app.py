@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Callable
 from typing import ClassVar
 
 from textual.app import App, ComposeResult
@@ -22,10 +21,10 @@ from textual.widgets import Static
 from ..bots.hints import hint
 from ..cards import KIND, NUM_NATURAL, card_text
 from ..errors import CanastaError
-from ..moves import PILE, Move, Phase
+from ..moves import MELD, PILE, Move, Phase
 from ..views import View
 from .scoresheet import log_lines, match_sheets
-from .selection import group_texts, rank_words, wild_rank_choices
+from .selection import group_texts, rank_words, wild_rank_choices, wild_splits
 from .session import Session, SessionError, default_save_path
 from .table import Line, card_label, hand_lines, pile_line, players_lines, pretty_move, rows, side_lines
 from .widgets import ChoiceScreen, CoverScreen, PromptScreen, QuitScreen, TextScreen, to_text
@@ -38,6 +37,14 @@ KEYS: list[Line] = [
      ("L", "bold"), (" log  ", ""), ("s", "bold"), (" scores  ", ""), ("S", "bold"), (" save  ", ""),
      ("q", "bold"), (" quit", "")],
 ]
+
+def same_move(a: Move, b: Move) -> bool:
+    """The same move, whatever the order of its groups."""
+    def key(m: Move) -> tuple[str, int | None, list[tuple[int, list[int]]]]:
+        return m.action, m.card, sorted((g.rank, sorted(g.cards)) for g in m.groups)
+
+    return key(a) == key(b)
+
 
 PHASE_PROMPTS = {
     "draw": "draw (d) or take the pile (p)",
@@ -100,6 +107,7 @@ class TableScreen(Screen[None]):
         self._covering = False
         self._bot_waiting = False
         self._sheet_for = 0  # the hand whose score sheet was shown at its end
+        self.hinted: Move | None = None  # the last hint's move, highlighted when a choice offers it
 
     # -- layout ---------------------------------------------------------------------------
 
@@ -334,6 +342,7 @@ class TableScreen(Screen[None]):
             return False
         self.selected.clear()
         self.message = []
+        self.hinted = None
         self.advance()
         return True
 
@@ -423,7 +432,7 @@ class TableScreen(Screen[None]):
         if not cards:
             self.say("Select the cards to meld (Space), then press m.", "bold yellow")
             return
-        self._with_groups(cards, None, lambda groups: self.play("meld " + ", ".join(groups)))
+        self._with_groups(cards, None, MELD)
 
     def action_pile(self) -> None:
         """Take the pile with the selected cards, or choose among the ways to take it."""
@@ -434,36 +443,64 @@ class TableScreen(Screen[None]):
         if cards:
             top = state.pile[-1] if state.pile else None
             fallback = KIND[top] if top is not None and KIND[top] < NUM_NATURAL else None
-            self._with_groups(cards, fallback, lambda groups: self.play("pile " + ", ".join(groups)))
+            self._with_groups(cards, fallback, PILE)
             return
         moves = [m for m in state.legal_moves() if m.action == PILE]
         if len(moves) <= 1:
             self.play(moves[0] if moves else "pile")
             return
 
-        def chosen(index: int | None) -> None:
-            if index is not None:
-                self.play(moves[index])
-
         labels = [pretty_move(str(m)) if m.groups else "pile (the top card onto your meld)" for m in moves]
-        self.app.push_screen(ChoiceScreen("Take the pile with:", labels), chosen)
+        self.choose_move("Take the pile with:", moves, labels)
 
-    def _with_groups(self, cards: list[int], fallback: int | None, then: Callable[[list[str]], object]) -> None:
-        """Build the groups, asking which rank the wild cards join when that is not clear."""
-        view = self.session.state.view(self.viewer)
+    def _with_groups(self, cards: list[int], fallback: int | None, action: str) -> None:
+        """Play ``action`` (meld, pile) with the selected cards, asking how when there are several legal ways.
+
+        Each wild card may join any rank offered (:func:`wild_rank_choices`, and the pile's top
+        card); the ways the engine allows are listed (the hint's way first chosen), one is
+        played at once, and with none the simplest way is tried, for the engine's reason.
+        """
+        state = self.session.state
+        view = state.view(self.viewer)
         choices = wild_rank_choices(cards, view.melds[view.side], view.rules.wild_card_melds)
         if choices and fallback is not None and not any(KIND[c] < NUM_NATURAL for c in cards):
             choices = [fallback]
+        if fallback is not None and choices and fallback not in choices:
+            choices.append(fallback)
+        legal: list[Move] = []
+        for groups in wild_splits(cards, choices):
+            move = Move.parse(f"{action} " + ", ".join(groups))
+            try:
+                state.check(move)
+            except CanastaError:
+                continue
+            legal.append(move)
+        if len(legal) == 1:
+            self.play(legal[0])
+            return
+        if legal:
+            self.choose_move("How do the wild cards go?", legal)
+            return
         if len(choices) <= 1:
-            then(group_texts(cards, choices[0] if choices else None))
+            self.play(f"{action} " + ", ".join(group_texts(cards, choices[0] if choices else None)))
             return
 
         def chosen(index: int | None) -> None:
             if index is not None:
-                then(group_texts(cards, choices[index]))
+                self.play(f"{action} " + ", ".join(group_texts(cards, choices[index])))
 
         self.app.push_screen(ChoiceScreen("Which meld do the wild cards join?",
                                           [rank_words(r) for r in choices]), chosen)
+
+    def choose_move(self, title: str, moves: list[Move], labels: list[str] | None = None) -> None:
+        """Choose one of ``moves`` from a list, the hinted one highlighted."""
+        def chosen(index: int | None) -> None:
+            if index is not None:
+                self.play(moves[index])
+
+        hinted = next((i for i, m in enumerate(moves) if self.hinted is not None and same_move(m, self.hinted)), 0)
+        self.app.push_screen(ChoiceScreen(title, labels or [pretty_move(str(m)) for m in moves], initial=hinted),
+                             chosen)
 
     def action_hint(self) -> None:
         """The computer player's suggestion and its reason; its cards are selected."""
@@ -479,6 +516,7 @@ class TableScreen(Screen[None]):
             if index is not None:
                 picked.add(index)
         self.selected = picked if move.action != PILE or move.groups else set()
+        self.hinted = move
         said = str(move)
         if reason.lower().startswith(said.lower() + ":"):
             reason = reason[len(said) + 1:].strip()
@@ -492,7 +530,8 @@ class TableScreen(Screen[None]):
                 self.play(text)
 
         self.app.push_screen(PromptScreen(
-            "Your move:", "", "draw · pile 9S 9H · meld KS KD KC, Q: JK · discard 4C · ask · yes · no"), typed)
+            "Your move:", "", "draw · pile 9S 9H · meld KS KD KC, Q: JK · discard 4C · ask · yes · no",
+            at_bottom=True), typed)
 
     def action_log(self) -> None:
         """The moves of this hand."""
