@@ -173,10 +173,11 @@ class TableScreen(Screen[None]):
         names = s.names
         mine = view.side if s.humans else None
         rules = view.rules
+        totals = s.match.scores if state.is_over else None  # the hand's points count as soon as it ends
         header = f"Canasta · {rules.preset} · hand {s.hand_number} · to {rules.target:,} · seed {s.seed}"
         parts: dict[str, list[Line]] = {
             "header": [[(header, "")]],
-            "sides": side_lines(view, names, width, mine),
+            "sides": side_lines(view, names, width, mine, scores=totals),
             "pile": [pile_line(view, mine)],
             "players": players_lines(view, names, width),
         }
@@ -200,7 +201,7 @@ class TableScreen(Screen[None]):
         # Fit the screen: melds go compact, then the recent moves give way.
         budget = self.size.height - 2
         if sum(rows(lines, width) for lines in parts.values()) > budget:
-            parts["sides"] = side_lines(view, names, width, mine, meld_lines=1)
+            parts["sides"] = side_lines(view, names, width, mine, meld_lines=1, scores=totals)
         spare = budget - sum(rows(lines, width) for lines in parts.values())
         parts["recent"] = self.recent(view, min(2, spare), width)
         for name, lines in parts.items():

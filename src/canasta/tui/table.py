@@ -158,10 +158,13 @@ def side_name(names: Sequence[str], view: PublicView, side: int) -> str:
     return " & ".join(names[s] for s in side_seats(view, side))
 
 
-def side_lines(view: PublicView, names: Sequence[str], width: int, mine: int | None, meld_lines: int = 2) -> list[Line]:
+def side_lines(view: PublicView, names: Sequence[str], width: int, mine: int | None, meld_lines: int = 2,
+               scores: Sequence[int] | None = None) -> list[Line]:
     """Every side (the viewer's own last): names, score, first-meld minimum, red threes, melds.
 
     A side's melds show every card when that takes at most ``meld_lines`` lines, else compact.
+    ``scores``: the match's scores to show instead of the view's (those of the hand's start),
+    once the hand is over.
     """
     order = sorted(range(view.rules.sides), key=lambda s: (s == mine, s))
     out: list[Line] = []
@@ -169,7 +172,7 @@ def side_lines(view: PublicView, names: Sequence[str], width: int, mine: int | N
         melds = view.melds[side]
         head: Line = [(side_name(names, view, side) + (" (your side)" if side == mine else ""),
                        "bold cyan" if side == mine else "bold")]
-        head.append((f"  {points(view.scores[side])}", "bold"))
+        head.append((f"  {points((scores or view.scores)[side])}", "bold"))
         head.append((f"  first meld {view.minimums[side]}" + (" ✓" if melds else ""), "dim" if melds else ""))
         if view.red_threes[side]:
             head.append(("  red 3s ", ""))
