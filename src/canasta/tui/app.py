@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections import Counter
 from typing import ClassVar
 
 from textual.app import App, ComposeResult
@@ -21,7 +22,7 @@ from textual.widgets import Static
 from ..bots.hints import hint
 from ..cards import KIND, NUM_NATURAL, card_text
 from ..errors import CanastaError
-from ..moves import MELD, PILE, Move, Phase
+from ..moves import DRAW, MELD, PILE, Move, Phase
 from ..views import View
 from .scoresheet import log_lines, match_sheets
 from .selection import group_texts, rank_words, wild_rank_choices, wild_splits
@@ -108,6 +109,7 @@ class TableScreen(Screen[None]):
         self._bot_waiting = False
         self._sheet_for = 0  # the hand whose score sheet was shown at its end
         self.hinted: Move | None = None  # the last hint's move, highlighted when a choice offers it
+        self.fresh: list[int] = []  # the cards the revealed player just drew or took, until their next move
 
     # -- layout ---------------------------------------------------------------------------
 
@@ -195,7 +197,9 @@ class TableScreen(Screen[None]):
                 title.append(("  selected: " + " ".join(card_label(c) for c in chosen), "bold yellow"))
             if view.sitting_out == self.revealed:
                 title.append(("  (you sit out this hand)", "dim"))
-            parts["hand"] = hand_lines(hand, self.cursor, frozenset(self.selected), width)
+            parts["hand"] = hand_lines(hand, self.cursor, frozenset(self.selected), width, self.fresh_places(hand))
+            if self.fresh and not chosen:
+                title.append(("  new: " + " ".join(card_label(c) for c in self.fresh), "bold"))
         parts["hand-title"] = [title]
         parts["status"] = ([self.message] if self.message else []) + [self.prompt()]
         # Fit the screen: melds go compact, then the recent moves give way.
@@ -206,6 +210,15 @@ class TableScreen(Screen[None]):
         parts["recent"] = self.recent(view, min(2, spare), width)
         for name, lines in parts.items():
             self._set(name, lines)
+
+    def fresh_places(self, hand: tuple[int, ...]) -> frozenset[int]:
+        """Where the cards just drawn or taken lie in the sorted hand."""
+        places: set[int] = set()
+        for code in self.fresh:
+            index = next((i for i in range(len(hand) - 1, -1, -1) if hand[i] == code and i not in places), None)
+            if index is not None:
+                places.add(index)
+        return frozenset(places)
 
     def prompt(self) -> Line:
         """What happens now, in words."""
@@ -302,6 +315,7 @@ class TableScreen(Screen[None]):
         def reveal(_: None) -> None:
             self._covering = False
             self.selected.clear()
+            self.fresh = []
             self.message = []
             if self.session.state.to_act == seat and not self.session.state.is_over:
                 self._reveal(seat)
@@ -336,14 +350,29 @@ class TableScreen(Screen[None]):
         s = self.session
         if self.not_my_turn():
             return False
+        seat = s.state.to_act
+        before = Counter(s.state.hand(seat))
+        pile = list(s.state.pile)
         try:
-            s.play(move)
+            applied = s.play(move)
         except CanastaError as exc:
             self.say(f"Not allowed: {exc}", "bold red")
             return False
         self.selected.clear()
         self.message = []
         self.hinted = None
+        self.fresh = []
+        if applied.action in (DRAW, PILE) and not s.state.is_over:
+            self.fresh = sorted((Counter(s.state.hand(seat)) - before).elements())
+            new = " ".join(card_label(c) for c in self.fresh)
+            who = "You" if not self.hot_seat else s.names[seat]
+            if applied.action == DRAW:
+                said = f"{who} drew {new or 'a red three'}."
+            else:
+                size = f"{len(pile)} card{'s' if len(pile) != 1 else ''}"
+                said = f"{who} took the pile: {size}, top {card_label(pile[-1])}" + (f"; new in hand: {new}." if new
+                                                                                     else ".")
+            self.message = [(said, "bold")]
         self.advance()
         return True
 
@@ -374,6 +403,7 @@ class TableScreen(Screen[None]):
         if not s.state.is_over or s.match.is_over:
             return
         s.deal_next()
+        self.fresh = []
         self.selected.clear()
         self.cursor = 0
         self.message = []
