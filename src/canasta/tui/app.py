@@ -127,7 +127,7 @@ class TableScreen(Screen[None]):
             return
 
         def chosen(index: int | None) -> None:
-            if index == 0:
+            if index != 1:  # Esc keeps the match left, too: only "new" replaces it
                 self.session = offer
                 self.save_path = self._given_path or default_save_path(offer.seed)
             self.offer = None
