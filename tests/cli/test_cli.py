@@ -289,8 +289,9 @@ def test_play_in_terminal_four_bots_finish_with_a_winner() -> None:
     code = play_in_terminal(Rules.from_preset("classic", target=1500), ["basic"] * 4, 7,
                             read=lambda prompt: "", write=lines.append)
     assert code == 0
-    assert lines[-1].startswith("Side ") and lines[-1].endswith(" wins the match.")
-    assert any(line.startswith("Match: side 0 ") for line in lines)
+    assert lines[-1].startswith("Basic ") and lines[-1].endswith(" win the match.")
+    assert any(line.startswith("Match: Basic 1 & Basic 3 ") for line in lines)
+    assert not any("Side 0" in line for line in lines)
 
 
 def test_play_in_terminal_refuses_bad_seats_before_showing_anything() -> None:
@@ -314,7 +315,7 @@ def test_play_command_with_four_bots(capsys: pytest.CaptureFixture[str], monkeyp
     code = main(["play", "--plain", "--seats", "basic,basic,basic,basic", "--seed", "3", "--target", "1000"])
     out, err = capsys.readouterr()
     assert code == 0
-    assert out.rstrip("\n").splitlines()[-1].endswith("wins the match.")
+    assert out.rstrip("\n").splitlines()[-1].endswith(" the match.")
     assert "Traceback" not in err
 
 

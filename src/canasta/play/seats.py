@@ -87,14 +87,14 @@ def parse_seats(specs: Sequence[SeatSpec] | None, rules: Rules, *, files: bool =
     if len(specs) != rules.players:
         raise SeatError(f"{rules.preset} seats {rules.players} players, not {len(specs)}: give {rules.players} "
                         f"seats, like {','.join(default_seats(rules))}")
-    parsed = [_parse_one(index, spec, files) for index, spec in enumerate(specs)]
+    parsed = [_parse_one(index + 1, spec, files) for index, spec in enumerate(specs)]  # messages count from 1
     humans = sum(1 for kind, _ in parsed if kind == HUMAN)
     return [Seat(index, kind, name or default_name(kind, index, humans, shared))
             for index, (kind, name) in enumerate(parsed)]
 
 
 def _parse_one(index: int, spec: SeatSpec, files: bool) -> tuple[str, str | None]:
-    """A seat's kind and its given name (None: the default)."""
+    """A seat's kind and its given name (None: the default); ``index`` counts from 1, as messages do."""
     if isinstance(spec, str):
         word, colon, rest = spec.strip().partition(":")
         if word.strip().lower() in HUMAN_WORDS:

@@ -9,7 +9,8 @@ players move after a short pause (``bot_delay``; 0 moves them at once, as the te
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import os
+from collections import Counter
 from typing import ClassVar
 
 from textual.app import App, ComposeResult
@@ -21,10 +22,10 @@ from textual.widgets import Static
 from ..bots.hints import hint
 from ..cards import KIND, NUM_NATURAL, card_text
 from ..errors import CanastaError
-from ..moves import PILE, Move, Phase
+from ..moves import DRAW, MELD, PILE, Move, Phase
 from ..views import View
 from .scoresheet import log_lines, match_sheets
-from .selection import group_texts, rank_words, wild_rank_choices
+from .selection import group_texts, rank_words, wild_rank_choices, wild_splits
 from .session import Session, SessionError, default_save_path
 from .table import Line, card_label, hand_lines, pile_line, players_lines, pretty_move, rows, side_lines
 from .widgets import ChoiceScreen, CoverScreen, PromptScreen, QuitScreen, TextScreen, to_text
@@ -37,6 +38,14 @@ KEYS: list[Line] = [
      ("L", "bold"), (" log  ", ""), ("s", "bold"), (" scores  ", ""), ("S", "bold"), (" save  ", ""),
      ("q", "bold"), (" quit", "")],
 ]
+
+def same_move(a: Move, b: Move) -> bool:
+    """The same move, whatever the order of its groups."""
+    def key(m: Move) -> tuple[str, int | None, list[tuple[int, list[int]]]]:
+        return m.action, m.card, sorted((g.rank, sorted(g.cards)) for g in m.groups)
+
+    return key(a) == key(b)
+
 
 PHASE_PROMPTS = {
     "draw": "draw (d) or take the pile (p)",
@@ -77,9 +86,13 @@ class TableScreen(Screen[None]):
     #status { color: $text; }
     """
 
-    def __init__(self, session: Session, bot_delay: float = 0.4, save_path: str | None = None) -> None:
+    def __init__(self, session: Session, bot_delay: float = 0.4, save_path: str | None = None,
+                 autosave: str | os.PathLike[str] | None = None, offer: Session | None = None) -> None:
         super().__init__()
         self.session = session
+        self.autosave = autosave  # the file every move is kept in (None: not kept)
+        self.offer = offer  # a match left unfinished, offered before this one starts
+        self._given_path = save_path
         self.bot_delay = bot_delay
         self.save_path = save_path or default_save_path(session.seed)
         humans = session.humans
@@ -95,6 +108,8 @@ class TableScreen(Screen[None]):
         self._covering = False
         self._bot_waiting = False
         self._sheet_for = 0  # the hand whose score sheet was shown at its end
+        self.hinted: Move | None = None  # the last hint's move, highlighted when a choice offers it
+        self.fresh: list[int] = []  # the cards the revealed player just drew or took, until their next move
 
     # -- layout ---------------------------------------------------------------------------
 
@@ -105,8 +120,29 @@ class TableScreen(Screen[None]):
         yield Static(to_text(KEYS), id="keys")
 
     def on_mount(self) -> None:
-        """Deal with whoever is to move first."""
-        self.advance()
+        """Offer the match left unfinished, if any; then deal with whoever is to move first."""
+        offer = self.offer
+        if offer is None:
+            self.advance()
+            return
+
+        def chosen(index: int | None) -> None:
+            if index != 1:  # Esc keeps the match left, too: only "new" replaces it
+                self.session = offer
+                self.save_path = self._given_path or default_save_path(offer.seed)
+            self.offer = None
+            self.advance()
+
+        self.app.push_screen(ChoiceScreen(f"You left a match: {offer.summary()}",
+                                          ["Continue it", "Start a new match (the one you left is replaced)"]),
+                             chosen)
+
+    def keep(self) -> None:
+        """Write the autosave (after every move); a failure is said, and play goes on."""
+        if self.autosave is not None and self.offer is None:
+            problem = self.session.autosave(self.autosave)
+            if problem is not None:
+                self.message = [(problem, "bold red")]
 
     def on_resize(self, event: Resize) -> None:
         """Lines wrap to the new width."""
@@ -139,10 +175,11 @@ class TableScreen(Screen[None]):
         names = s.names
         mine = view.side if s.humans else None
         rules = view.rules
+        totals = s.match.scores if state.is_over else None  # the hand's points count as soon as it ends
         header = f"Canasta · {rules.preset} · hand {s.hand_number} · to {rules.target:,} · seed {s.seed}"
         parts: dict[str, list[Line]] = {
             "header": [[(header, "")]],
-            "sides": side_lines(view, names, width, mine),
+            "sides": side_lines(view, names, width, mine, scores=totals),
             "pile": [pile_line(view, mine)],
             "players": players_lines(view, names, width),
         }
@@ -160,17 +197,28 @@ class TableScreen(Screen[None]):
                 title.append(("  selected: " + " ".join(card_label(c) for c in chosen), "bold yellow"))
             if view.sitting_out == self.revealed:
                 title.append(("  (you sit out this hand)", "dim"))
-            parts["hand"] = hand_lines(hand, self.cursor, frozenset(self.selected), width)
+            parts["hand"] = hand_lines(hand, self.cursor, frozenset(self.selected), width, self.fresh_places(hand))
+            if self.fresh and not chosen:
+                title.append(("  new: " + " ".join(card_label(c) for c in self.fresh), "bold"))
         parts["hand-title"] = [title]
         parts["status"] = ([self.message] if self.message else []) + [self.prompt()]
         # Fit the screen: melds go compact, then the recent moves give way.
         budget = self.size.height - 2
         if sum(rows(lines, width) for lines in parts.values()) > budget:
-            parts["sides"] = side_lines(view, names, width, mine, meld_lines=1)
+            parts["sides"] = side_lines(view, names, width, mine, meld_lines=1, scores=totals)
         spare = budget - sum(rows(lines, width) for lines in parts.values())
         parts["recent"] = self.recent(view, min(2, spare), width)
         for name, lines in parts.items():
             self._set(name, lines)
+
+    def fresh_places(self, hand: tuple[int, ...]) -> frozenset[int]:
+        """Where the cards just drawn or taken lie in the sorted hand."""
+        places: set[int] = set()
+        for code in self.fresh:
+            index = next((i for i in range(len(hand) - 1, -1, -1) if hand[i] == code and i not in places), None)
+            if index is not None:
+                places.add(index)
+        return frozenset(places)
 
     def prompt(self) -> Line:
         """What happens now, in words."""
@@ -218,6 +266,7 @@ class TableScreen(Screen[None]):
         s = self.session
         if self.bot_delay <= 0:
             s.table.run_bots()
+        self.keep()
         state = s.state
         if state.is_over:
             if self.hot_seat:
@@ -266,6 +315,7 @@ class TableScreen(Screen[None]):
         def reveal(_: None) -> None:
             self._covering = False
             self.selected.clear()
+            self.fresh = []
             self.message = []
             if self.session.state.to_act == seat and not self.session.state.is_over:
                 self._reveal(seat)
@@ -300,13 +350,29 @@ class TableScreen(Screen[None]):
         s = self.session
         if self.not_my_turn():
             return False
+        seat = s.state.to_act
+        before = Counter(s.state.hand(seat))
+        pile = list(s.state.pile)
         try:
-            s.play(move)
+            applied = s.play(move)
         except CanastaError as exc:
             self.say(f"Not allowed: {exc}", "bold red")
             return False
         self.selected.clear()
         self.message = []
+        self.hinted = None
+        self.fresh = []
+        if applied.action in (DRAW, PILE) and not s.state.is_over:
+            self.fresh = sorted((Counter(s.state.hand(seat)) - before).elements())
+            new = " ".join(card_label(c) for c in self.fresh)
+            who = "You" if not self.hot_seat else s.names[seat]
+            if applied.action == DRAW:
+                said = f"{who} drew {new or 'a red three'}."
+            else:
+                size = f"{len(pile)} card{'s' if len(pile) != 1 else ''}"
+                said = f"{who} took the pile: {size}, top {card_label(pile[-1])}" + (f"; new in hand: {new}." if new
+                                                                                     else ".")
+            self.message = [(said, "bold")]
         self.advance()
         return True
 
@@ -337,6 +403,7 @@ class TableScreen(Screen[None]):
         if not s.state.is_over or s.match.is_over:
             return
         s.deal_next()
+        self.fresh = []
         self.selected.clear()
         self.cursor = 0
         self.message = []
@@ -396,7 +463,7 @@ class TableScreen(Screen[None]):
         if not cards:
             self.say("Select the cards to meld (Space), then press m.", "bold yellow")
             return
-        self._with_groups(cards, None, lambda groups: self.play("meld " + ", ".join(groups)))
+        self._with_groups(cards, None, MELD)
 
     def action_pile(self) -> None:
         """Take the pile with the selected cards, or choose among the ways to take it."""
@@ -407,36 +474,64 @@ class TableScreen(Screen[None]):
         if cards:
             top = state.pile[-1] if state.pile else None
             fallback = KIND[top] if top is not None and KIND[top] < NUM_NATURAL else None
-            self._with_groups(cards, fallback, lambda groups: self.play("pile " + ", ".join(groups)))
+            self._with_groups(cards, fallback, PILE)
             return
         moves = [m for m in state.legal_moves() if m.action == PILE]
         if len(moves) <= 1:
             self.play(moves[0] if moves else "pile")
             return
 
-        def chosen(index: int | None) -> None:
-            if index is not None:
-                self.play(moves[index])
-
         labels = [pretty_move(str(m)) if m.groups else "pile (the top card onto your meld)" for m in moves]
-        self.app.push_screen(ChoiceScreen("Take the pile with:", labels), chosen)
+        self.choose_move("Take the pile with:", moves, labels)
 
-    def _with_groups(self, cards: list[int], fallback: int | None, then: Callable[[list[str]], object]) -> None:
-        """Build the groups, asking which rank the wild cards join when that is not clear."""
-        view = self.session.state.view(self.viewer)
+    def _with_groups(self, cards: list[int], fallback: int | None, action: str) -> None:
+        """Play ``action`` (meld, pile) with the selected cards, asking how when there are several legal ways.
+
+        Each wild card may join any rank offered (:func:`wild_rank_choices`, and the pile's top
+        card); the ways the engine allows are listed (the hint's way first chosen), one is
+        played at once, and with none the simplest way is tried, for the engine's reason.
+        """
+        state = self.session.state
+        view = state.view(self.viewer)
         choices = wild_rank_choices(cards, view.melds[view.side], view.rules.wild_card_melds)
         if choices and fallback is not None and not any(KIND[c] < NUM_NATURAL for c in cards):
             choices = [fallback]
+        if fallback is not None and choices and fallback not in choices:
+            choices.append(fallback)
+        legal: list[Move] = []
+        for groups in wild_splits(cards, choices):
+            move = Move.parse(f"{action} " + ", ".join(groups))
+            try:
+                state.check(move)
+            except CanastaError:
+                continue
+            legal.append(move)
+        if len(legal) == 1:
+            self.play(legal[0])
+            return
+        if legal:
+            self.choose_move("How do the wild cards go?", legal)
+            return
         if len(choices) <= 1:
-            then(group_texts(cards, choices[0] if choices else None))
+            self.play(f"{action} " + ", ".join(group_texts(cards, choices[0] if choices else None)))
             return
 
         def chosen(index: int | None) -> None:
             if index is not None:
-                then(group_texts(cards, choices[index]))
+                self.play(f"{action} " + ", ".join(group_texts(cards, choices[index])))
 
         self.app.push_screen(ChoiceScreen("Which meld do the wild cards join?",
                                           [rank_words(r) for r in choices]), chosen)
+
+    def choose_move(self, title: str, moves: list[Move], labels: list[str] | None = None) -> None:
+        """Choose one of ``moves`` from a list, the hinted one highlighted."""
+        def chosen(index: int | None) -> None:
+            if index is not None:
+                self.play(moves[index])
+
+        hinted = next((i for i, m in enumerate(moves) if self.hinted is not None and same_move(m, self.hinted)), 0)
+        self.app.push_screen(ChoiceScreen(title, labels or [pretty_move(str(m)) for m in moves], initial=hinted),
+                             chosen)
 
     def action_hint(self) -> None:
         """The computer player's suggestion and its reason; its cards are selected."""
@@ -452,6 +547,7 @@ class TableScreen(Screen[None]):
             if index is not None:
                 picked.add(index)
         self.selected = picked if move.action != PILE or move.groups else set()
+        self.hinted = move
         said = str(move)
         if reason.lower().startswith(said.lower() + ":"):
             reason = reason[len(said) + 1:].strip()
@@ -465,7 +561,8 @@ class TableScreen(Screen[None]):
                 self.play(text)
 
         self.app.push_screen(PromptScreen(
-            "Your move:", "", "draw · pile 9S 9H · meld KS KD KC, Q: JK · discard 4C · ask · yes · no"), typed)
+            "Your move:", "", "draw · pile 9S 9H · meld KS KD KC, Q: JK · discard 4C · ask · yes · no",
+            at_bottom=True), typed)
 
     def action_log(self) -> None:
         """The moves of this hand."""
@@ -496,9 +593,12 @@ class TableScreen(Screen[None]):
         self.app.push_screen(PromptScreen("Save the match to:", self.save_path), chosen)
 
     def action_quit_table(self) -> None:
-        """Leave, asking to save a match that is not over."""
+        """Leave, asking to save a match that is not over (Ctrl-C and Ctrl-Q too; asked twice, leave)."""
         if self.session.match.is_over:
             self.app.exit(0)
+            return
+        if isinstance(self.app.screen, QuitScreen):
+            self.app.screen.dismiss("quit")
             return
 
         def answered(answer: str | None) -> None:
@@ -507,7 +607,9 @@ class TableScreen(Screen[None]):
             elif answer == "quit":
                 self.app.exit(0)
 
-        self.app.push_screen(QuitScreen(), answered)
+        kept = "n: leave; the match is kept for: canasta play --continue" if self.autosave is not None \
+            else "n: leave without saving"
+        self.app.push_screen(QuitScreen(f"y: save to a file and leave\n{kept}\nEsc: go on playing"), answered)
 
     def action_enter(self) -> None:
         """Enter: the next hand, or the score sheet at the end of the match."""
@@ -523,10 +625,19 @@ class PlayApp(App[int]):
 
     TITLE = "Canasta"
     ENABLE_COMMAND_PALETTE = False
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q", "leave", "quit", show=False, priority=True),
+        Binding("ctrl+c", "leave", "quit", show=False, priority=True),
+    ]
 
-    def __init__(self, session: Session, bot_delay: float = 0.4, save_path: str | None = None) -> None:
+    def __init__(self, session: Session, bot_delay: float = 0.4, save_path: str | None = None,
+                 autosave: str | os.PathLike[str] | None = None, offer: Session | None = None) -> None:
         super().__init__()
-        self.table = TableScreen(session, bot_delay, save_path)
+        self.table = TableScreen(session, bot_delay, save_path, autosave, offer)
+
+    def action_leave(self) -> None:
+        """Ctrl-C, Ctrl-Q: the question ``q`` asks (asked again: leave)."""
+        self.table.action_quit_table()
 
     def get_default_screen(self) -> Screen[None]:
         """The table is the first screen."""

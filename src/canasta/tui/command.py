@@ -8,8 +8,10 @@ plays line by line with ``--plain``).  Every error is one line on standard error
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import CanastaError
@@ -27,8 +29,9 @@ def register(sub: Any) -> None:
         "play", help="play a match on a full-screen terminal table (or --plain, line by line)",
         description="Play a match against computer players, or with friends sharing the screen, on a "
                     "full-screen terminal table (needs the tui extra: pip install 'canasta[tui]'); --plain "
-                    "plays line by line in any terminal. Press S at the table to save the match to a file, "
-                    "and ? for a hint.")
+                    "plays line by line in any terminal (and when standard input or output is not a terminal). "
+                    "Every move is kept: --continue goes on with the match you left. Press S at the table to "
+                    "save the match to a file, and ? for a hint.")
     p.add_argument("--preset", choices=sorted(PRESETS), help="the game to play (default classic)")
     p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
                    help="change one rules option (repeatable); canasta rules --options lists them")
@@ -39,6 +42,8 @@ def register(sub: Any) -> None:
     p.add_argument("--target", type=int, help="points to win the match")
     p.add_argument("--resume", metavar="FILE",
                    help="go on with a match saved to FILE (key S at the table saves it)")
+    p.add_argument("--continue", dest="continue_", action="store_true",
+                   help="go on with the match you left (every move is kept in the per-user data folder)")
     p.add_argument("--bot-delay", type=float, default=0.4,
                    help="seconds a computer player waits before each move (default 0.4)")
     p.add_argument("--plain", action="store_true", help="the line-by-line game, for a terminal without a screen")
@@ -49,7 +54,7 @@ def register(sub: Any) -> None:
         description="Step through a saved match or a game record on the terminal table, move by move and "
                     "hand by hand (needs the tui extra), every hand face up or as one seat saw it.")
     p.add_argument("file", help="a save file or game record (with its decks)")
-    p.add_argument("--seat", type=int, help="show only what this seat saw (default: every hand face up)")
+    p.add_argument("--seat", type=int, help="show only what this seat saw, from 1 (default: every hand face up)")
     p.set_defaults(func=cmd_replay)
 
 
@@ -67,44 +72,91 @@ def textual_missing() -> bool:
     return False
 
 
+def is_terminal() -> bool:
+    """True when standard input and output are both a terminal (the full screen needs both)."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
 def cmd_play(args: argparse.Namespace) -> int:
-    """``canasta play``: the full-screen table, ``--plain`` line by line, ``--resume FILE``."""
+    """``canasta play``: the full-screen table, ``--plain`` line by line, ``--resume FILE``, ``--continue``.
+
+    Standard input or output that is not a terminal plays line by line (a note on standard
+    error says so): the full screen would wait for keys that never come.
+    """
     from ..cli.args import UsageError, rules_from_args
+    from .saves import autosave_path
     from .session import Session, SessionError
 
     seats = [s.strip() for s in args.seats.split(",")] if args.seats else None
     if args.bot_delay < 0:
         return _fail("--bot-delay must be 0 or more seconds")
+    plain = args.plain or not is_terminal()
+    autosave = autosave_path()
     try:
-        if args.resume is not None:
+        saved: Session | None = None
+        if args.resume is not None or args.continue_:
             given = [name for name, value in (("--preset", args.preset), ("--set", args.set), ("--seats", args.seats),
                                               ("--seed", args.seed), ("--target", args.target))
                      if value not in (None, [])]
+            flag = "--resume" if args.resume is not None else "--continue"
             if given:
-                return _fail(f"--resume takes the rules, seats and seed from the file: drop {', '.join(given)}")
-            if args.plain:
-                return _fail("--resume needs the terminal table: drop --plain")
-            if textual_missing():
+                return _fail(f"{flag} takes the rules, seats and seed from the file: drop {', '.join(given)}")
+            if args.resume is not None and args.continue_:
+                return _fail("give --resume FILE or --continue, not both")
+            if args.continue_ and not autosave.exists():
+                return _fail(f"no match to continue (matches are kept in {autosave.parent})")
+            path = args.resume if args.resume is not None else str(autosave)
+            session = Session.load(path)
+            if not plain and textual_missing():
                 return _fail(NEEDS_TUI)
-            session = Session.load(args.resume)
-            return _run_play(session, args.bot_delay, args.resume)
-        rules = rules_from_args(args.preset or "classic", args.set, args.target)
-        seed = args.seed if args.seed is not None else random.randrange(2**31)
-        if args.plain:
-            from .plain import play_in_terminal
-
-            return play_in_terminal(rules, seats, seed)
-        if textual_missing():
-            return _fail(NEEDS_TUI)
-        return _run_play(Session.new(rules, seats, seed), args.bot_delay, None)
+        else:
+            rules = rules_from_args(args.preset or "classic", args.set, args.target)
+            seed = args.seed if args.seed is not None else random.randrange(2**31)
+            if not plain and textual_missing():
+                return _fail(NEEDS_TUI)
+            session = Session.new(rules, seats, seed)
+            saved = _saved_match(str(autosave))
+        if plain:
+            if not args.plain:
+                print("canasta: not a terminal: playing line by line (--plain)", file=sys.stderr)
+            return _run_plain(session, saved, autosave)
+        return _run_play(session, args.bot_delay, args.resume, autosave, saved)
     except (UsageError, CanastaError, SessionError) as exc:
         return _fail(str(exc))
 
 
-def _run_play(session: Session, bot_delay: float, save_path: str | None) -> int:
+def _saved_match(path: str) -> Session | None:
+    """The match left unfinished in the autosave, if any (a file that does not load is left alone)."""
+    from .session import Session, SessionError
+
+    if not os.path.exists(path):
+        return None
+    try:
+        saved = Session.load(path)
+    except SessionError:
+        return None
+    return None if saved.match.is_over else saved
+
+
+def _run_plain(session: Session, saved: Session | None, autosave: Path) -> int:
+    from .plain import play_in_terminal
+
+    if saved is not None:
+        try:
+            answer = input(f"You left a match ({saved.summary()}). Continue it? [Y/n] ").strip().lower()
+        except EOFError:
+            print("\nGoodbye.")
+            return 0
+        if answer in ("", "y", "yes"):
+            session = saved
+    return play_in_terminal(session.match.rules, None, session.seed, session=session, autosave=autosave)
+
+
+def _run_play(session: Session, bot_delay: float, save_path: str | None, autosave: Path,
+              saved: Session | None) -> int:
     from .app import PlayApp
 
-    code = PlayApp(session, bot_delay, save_path).run()
+    code = PlayApp(session, bot_delay, save_path, autosave=autosave, offer=saved).run()
     return code or 0
 
 
@@ -120,13 +172,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
         except SessionError as exc:
             raise SessionError(f"{args.file}: {exc}") from None
         players = replay.match.rules.players
-        if args.seat is not None and not 0 <= args.seat < players:
-            return _fail(f"--seat {args.seat} is not at this table (0 to {players - 1})")
+        if args.seat is not None and not 1 <= args.seat <= players:
+            return _fail(f"--seat {args.seat} is not at this table (1 to {players})")
     except SessionError as exc:
         return _fail(str(exc))
     if textual_missing():
         return _fail(NEEDS_TUI)
     from .replay_app import ReplayApp
 
-    code = ReplayApp(replay, args.seat).run()
+    code = ReplayApp(replay, None if args.seat is None else args.seat - 1).run()
     return code or 0

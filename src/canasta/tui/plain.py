@@ -3,11 +3,13 @@
 The table is drawn from the human seat's view only; moves go in through
 :class:`canasta.play.table.Table`, which deals and seeds the computer players as every front
 end does.  Type moves in the project's notation; ``?`` lists the legal moves, ``hint`` asks the
-expert bot (with its reason), ``quit`` leaves.
+expert bot (with its reason), ``save FILE`` saves, ``quit`` leaves.  With ``autosave`` the
+match is written after every move, for ``canasta play --plain --continue``.
 """
 
 from __future__ import annotations
 
+import os
 import random
 import sys
 from collections.abc import Callable, Sequence
@@ -16,10 +18,12 @@ from ..bots.hints import hint
 from ..errors import CanastaError
 from ..moves import Phase
 from ..play import HOUSE, Table, parse_seats
+from ..play.seats import default_seats
 from ..rules import Rules
 from ..scoring import HandResult, sheet_rows
 from ..text.labels import card_label, cards_label, hand_label, meld_label
 from ..views import PublicView, View
+from .session import Session, SessionError, default_save_path
 
 
 def table_text(view: PublicView, names: Sequence[str]) -> str:
@@ -28,11 +32,11 @@ def table_text(view: PublicView, names: Sequence[str]) -> str:
     lines = []
     for side in range(rules.sides):
         seats = [s for s in range(rules.players) if s % rules.sides == side]
-        who = " & ".join(f"{names[s]}({view.hand_sizes[s]})" for s in seats)
+        who = " & ".join(f"{names[s]} ({view.hand_sizes[s]} cards)" for s in seats)
         canastas = view.canastas[side]
         melds = [meld_label(rank, cards, canastas.get(rank)) for rank, cards in sorted(view.melds[side].items())]
         reds = cards_label(view.red_threes[side])
-        lines.append(f"Side {side} [{who}] score {view.scores[side]:,}, first meld {view.minimums[side]}"
+        lines.append(f"{who}: score {view.scores[side]:,}, first meld {view.minimums[side]}"
                      + (f", red threes {reds}" if reds else ""))
         lines.extend(f"    {m}" for m in melds or ["(no melds)"])
     top = card_label(view.pile[-1]) if view.pile else "empty"
@@ -59,10 +63,20 @@ def result_text(result: HandResult, names: Sequence[str], rules: Rules) -> str:
     else:
         lines.append(f"{names[result.went_out]} goes out{' concealed' if result.concealed else ''}.")
     rows = sheet_rows(result, rules)
+    sides = side_names(names, rules)
     for side in range(len(result.sides)):
         items = [f"{row.label.lower()} {row.cells[side]}" for row in rows[:-1] if row.values[side]]
-        lines.append(f"Side {side}: {', '.join(items) or 'nothing'}: total {rows[-1].cells[side]}")
+        lines.append(f"{sides[side]}: {', '.join(items) or 'nothing'}: total {rows[-1].cells[side]}")
     return "\n".join(lines)
+
+
+def side_names(names: Sequence[str], rules: Rules) -> list[str]:
+    """Each side named by its players, as on the table and the score sheet: ``You & Basic 3``."""
+    return [" & ".join(names[s] for s in range(rules.players) if s % rules.sides == side)
+            for side in range(rules.sides)]
+
+
+PLAIN_HELP = "Type ? for your moves, hint for a hint, save FILE to save, quit to leave."
 
 
 def play_in_terminal(
@@ -71,20 +85,43 @@ def play_in_terminal(
     seed: int,
     read: Callable[[str], str] = input,
     write: Callable[[str], None] = print,
+    *,
+    session: Session | None = None,
+    autosave: str | os.PathLike[str] | None = None,
 ) -> int:
     """Play a match through a :class:`~canasta.play.table.Table` (seats: :mod:`canasta.play.seats`).
 
+    ``session``: go on with a saved match (``rules``, ``seats`` and ``seed`` are then not used).
+    ``autosave``: a file the match is written to after every move (removed when it is won).
     Bad seats raise :class:`~canasta.errors.SeatError` before anything is shown.
     """
-    table = Table(rules, parse_seats(seats, rules, files=True), seed, files=True)
+    if session is None:
+        words = [s.strip() for s in seats] if seats is not None else default_seats(rules)
+        session = Session(Table(rules, parse_seats(words, rules, files=True), seed, files=True), words)
+    table = session.table
+    rules = table.rules
     labels = table.names
+    sides = side_names(labels, rules)
     match = table.match
-    write(f"Canasta ({rules.preset}) to {rules.target:,}. Seed {seed}. Type ? for your moves, quit to leave.")
+
+    def keep() -> None:
+        if autosave is not None and (problem := session.autosave(autosave)) is not None:
+            write(problem)
+
+    def leave() -> int:
+        write("Goodbye." if autosave is None or match.is_over
+              else "Goodbye. The match is kept: canasta play --plain --continue")
+        return 0
+
+    resumed = f", hand {session.hand_number}" if session.hand_number > 1 or match.state.history else ""
+    write(f"Canasta ({rules.preset}) to {rules.target:,}. Seed {table.seed}{resumed}. {PLAIN_HELP}")
     while True:
         state = match.state
         while not state.is_over:
             if table.run_bots(lambda seat, move: write(f"  {labels[seat]}: {move}")):
+                keep()
                 continue
+            keep()
             seat = state.to_act
             moves = list(state.legal_moves())
             view = state.view(seat)
@@ -95,11 +132,10 @@ def play_in_terminal(
             try:
                 line = read(prompt).strip()
             except EOFError:
-                write("\nGoodbye.")
-                return 0
+                write("")
+                return leave()
             if line in ("quit", "exit", "q"):
-                write("Goodbye.")
-                return 0
+                return leave()
             if line in ("?", "help", "moves"):
                 write("Legal moves: " + " | ".join(str(m) for m in moves))
                 continue
@@ -107,22 +143,34 @@ def play_in_terminal(
                 move, reason = hint(view, moves)
                 write(f"Hint: {move} ({reason})")
                 continue
+            if line == "save" or line.startswith("save "):
+                path = line[4:].strip() or default_save_path(table.seed)
+                try:
+                    session.save(path)
+                except SessionError as exc:
+                    write(str(exc))
+                else:
+                    write(f"Saved to {path}. Resume with: canasta play --plain --resume {path}")
+                continue
             try:
                 table.submit(seat, line, table.state_id)
             except CanastaError as exc:
                 write(f"Not allowed: {exc}")
+        keep()
         assert state.result is not None
         write("")
         write(result_text(state.result, labels, rules))
-        write("Match: " + ", ".join(f"side {i} {s:,}" for i, s in enumerate(match.scores)))
+        write("Match: " + ", ".join(f"{sides[i]} {s:,}" for i, s in enumerate(match.scores)))
         if match.is_over:
-            write(f"Side {match.winner} wins the match.")
+            assert match.winner is not None
+            write(f"{sides[match.winner]} win{'s' if ' & ' not in sides[match.winner] else ''} the match.")
             return 0
         try:
             read("Press Enter for the next hand. ")
         except EOFError:
-            return 0
+            return leave()
         table.submit(HOUSE, None, table.state_id)
+        keep()
 
 
 if __name__ == "__main__":

@@ -2,7 +2,8 @@
 
 Naturals are grouped by rank and black threes form their own group.  Wild cards join one
 rank: the one natural rank selected, or a rank the player chooses among those selected and
-the side's melds (:func:`wild_rank_choices`).
+the side's melds (:func:`wild_rank_choices`); or each wild card its own rank, so that wild
+cards go to several new melds at once (:func:`wild_splits`).
 
 >>> from canasta.cards import parse_cards
 >>> cards = parse_cards(["KS", "KD", "2C", "QS", "QH", "QC"])
@@ -16,6 +17,7 @@ the side's melds (:func:`wild_rank_choices`).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Collection, Sequence
 
 from ..cards import IS_WILD, KIND, MELD_RANK_CHARS, NUM_NATURAL, WILD_MELD, card_text, kind_name
@@ -65,6 +67,47 @@ def group_texts(cards: Sequence[int], wild_rank: int | None = None) -> list[str]
         group = by_kind[kind] + (wilds if kind == joins else [])
         groups.append(" ".join(card_text(c) for c in group))
     return groups
+
+
+def wild_splits(cards: Sequence[int], ranks: Sequence[int], limit: int = 4096) -> list[list[str]]:
+    """Every way to give each selected wild card a rank among ``ranks``, as groups in notation.
+
+    Naturals are grouped by rank; each wild card joins the group of the rank it is given (a
+    rank with no natural selected becomes ``R: wild cards``).  Ways that differ only by which
+    of two equal-kind wild cards goes where are listed once.  More than ``limit`` ways: none.
+
+    >>> from canasta.cards import parse_cards
+    >>> cards = parse_cards(["9S", "9H", "7C", "7D", "2S", "2H"])
+    >>> wild_splits(cards, natural_ranks(cards))[1]
+    ['9S 9H 2S', '7D 7C 2H']
+    """
+    wilds = [c for c in sorted(cards) if IS_WILD[c]]
+    naturals = [c for c in sorted(cards) if not IS_WILD[c]]
+    if not wilds:
+        return [group_texts(cards)]
+    if not ranks or len(ranks) ** len(wilds) > limit:
+        return []
+    seen: set[tuple[tuple[int, tuple[int, ...]], ...]] = set()
+    ways: list[list[str]] = []
+    for choice in itertools.product(ranks, repeat=len(wilds)):
+        joined: dict[int, list[int]] = {}
+        for code, rank in zip(wilds, choice):
+            joined.setdefault(rank, []).append(code)
+        key = tuple(sorted((rank, tuple(sorted(KIND[c] for c in codes))) for rank, codes in joined.items()))
+        if key in seen:
+            continue
+        seen.add(key)
+        by_kind: dict[int, list[int]] = {}
+        for code in naturals:
+            by_kind.setdefault(KIND[code], []).append(code)
+        groups = []
+        for rank in sorted(set(by_kind) | set(joined)):
+            if rank in by_kind:
+                groups.append(" ".join(card_text(c) for c in by_kind[rank] + joined.get(rank, [])))
+            else:
+                groups.append(f"{MELD_RANK_CHARS[rank]}: " + " ".join(card_text(c) for c in joined[rank]))
+        ways.append(groups)
+    return ways
 
 
 def rank_words(rank: int) -> str:

@@ -174,6 +174,32 @@ class Session:
         except OSError as exc:
             raise SessionError(f"cannot write {path}: {exc.strerror or exc}") from None
 
+    def autosave(self, path: str | os.PathLike[str]) -> str | None:
+        """Keep the match in ``path`` (its folder made as needed), or remove the file once the match is won.
+
+        Returns None, or the one-line reason the file could not be written.
+        """
+        try:
+            if self.match.is_over:
+                os.remove(path)
+            else:
+                os.makedirs(os.path.dirname(os.fspath(path)) or ".", exist_ok=True)
+                self.save(os.fspath(path))
+        except FileNotFoundError:
+            pass
+        except (OSError, SessionError) as exc:
+            return f"autosave failed: {exc}"
+        return None
+
+    def summary(self) -> str:
+        """One line about the match: hand, and each side's score (for the "continue?" question)."""
+        rules = self.match.rules
+        sides = []
+        for side in range(rules.sides):
+            who = " & ".join(self.names[s] for s in range(rules.players) if s % rules.sides == side)
+            sides.append(f"{who} {self.match.scores[side]:,}")
+        return f"{rules.preset}, hand {self.hand_number}: " + " · ".join(sides)
+
     @classmethod
     def load(cls, path: str) -> Session:
         """Read a save file; every problem is one :class:`SessionError` line naming the file."""

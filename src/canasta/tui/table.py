@@ -33,11 +33,19 @@ Span = tuple[str, str]
 """A piece of text and its Rich style ("" for none)."""
 Line = list[Span]
 
+RED_SUIT = "bold #ff5f5f"
+"""Hearts and diamonds: a light red (256 colours: 203), apart from the wild cards' gold."""
+WILD = "bold #ffd700"
+"""Wild cards: gold (256 colours: 220), never red, so a 2♠ does not look like a heart."""
+FRESH = "on #005f5f"
+"""The background of the cards just drawn or taken from the pile."""
+
+
 def card_style(code: int) -> str:
-    """Red suits red, wild cards magenta, black suits in the terminal's colour."""
+    """Red suits light red, wild cards gold, black suits in the terminal's colour (NO_COLOR: all plain bold)."""
     if IS_WILD[code]:
-        return "bold magenta"
-    return "bold red" if card_text(code)[1] in "HD" else "bold"
+        return WILD
+    return RED_SUIT if card_text(code)[1] in "HD" else "bold"
 
 
 def card_span(code: int, extra: str = "") -> Span:
@@ -78,14 +86,17 @@ rank_name = rank_label
 
 
 def hand_lines(hand: Sequence[int], cursor: int | None = None, selected: frozenset[int] = frozenset(),
-               width: int = 78) -> list[Line]:
-    """The sorted hand grouped by rank, wrapped at ``width`` without splitting a group if it can."""
+               width: int = 78, fresh: frozenset[int] = frozenset()) -> list[Line]:
+    """The sorted hand grouped by rank, wrapped at ``width`` without splitting a group if it can.
+
+    ``fresh``: the places of the cards just drawn or taken, marked until the player's next move.
+    """
     lines: list[Line] = [[]]
     for group in hand_groups(hand):
         spans: Line = []
         for j, i in enumerate(group):
             label = card_label(hand[i])
-            extra = "reverse" if i == cursor else ""
+            extra = "reverse" if i == cursor else FRESH if i in fresh else ""
             if i in selected:
                 extra += " underline on dark_goldenrod"
             if j:
@@ -158,10 +169,13 @@ def side_name(names: Sequence[str], view: PublicView, side: int) -> str:
     return " & ".join(names[s] for s in side_seats(view, side))
 
 
-def side_lines(view: PublicView, names: Sequence[str], width: int, mine: int | None, meld_lines: int = 2) -> list[Line]:
+def side_lines(view: PublicView, names: Sequence[str], width: int, mine: int | None, meld_lines: int = 2,
+               scores: Sequence[int] | None = None) -> list[Line]:
     """Every side (the viewer's own last): names, score, first-meld minimum, red threes, melds.
 
     A side's melds show every card when that takes at most ``meld_lines`` lines, else compact.
+    ``scores``: the match's scores to show instead of the view's (those of the hand's start),
+    once the hand is over.
     """
     order = sorted(range(view.rules.sides), key=lambda s: (s == mine, s))
     out: list[Line] = []
@@ -169,7 +183,7 @@ def side_lines(view: PublicView, names: Sequence[str], width: int, mine: int | N
         melds = view.melds[side]
         head: Line = [(side_name(names, view, side) + (" (your side)" if side == mine else ""),
                        "bold cyan" if side == mine else "bold")]
-        head.append((f"  {points(view.scores[side])}", "bold"))
+        head.append((f"  {points((scores or view.scores)[side])}", "bold"))
         head.append((f"  first meld {view.minimums[side]}" + (" ✓" if melds else ""), "dim" if melds else ""))
         if view.red_threes[side]:
             head.append(("  red 3s ", ""))

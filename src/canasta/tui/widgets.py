@@ -25,6 +25,8 @@ PromptScreen, ChoiceScreen, QuitScreen { align: center middle; }
           border: round $accent; background: $surface; padding: 0 1; }
 .dialog-title { text-style: bold; }
 .dialog-help { color: $text-muted; }
+PromptScreen.bottom { align: center bottom; background: $background 0%; }
+PromptScreen.bottom .dialog { width: 100%; margin: 0; border: none; border-top: solid $accent; padding: 0 1; }
 """
 
 
@@ -70,8 +72,8 @@ class PromptScreen(ModalScreen[str | None]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "cancel")]
     DEFAULT_CSS = DIALOG_CSS
 
-    def __init__(self, title: str, value: str = "", help_text: str = "") -> None:
-        super().__init__()
+    def __init__(self, title: str, value: str = "", help_text: str = "", at_bottom: bool = False) -> None:
+        super().__init__(classes="bottom" if at_bottom else None)
         self.title_text = title
         self.value = value
         self.help_text = help_text
@@ -105,10 +107,11 @@ class ChoiceScreen(ModalScreen[int | None]):
     ]
     DEFAULT_CSS = DIALOG_CSS
 
-    def __init__(self, title: str, labels: Sequence[str]) -> None:
+    def __init__(self, title: str, labels: Sequence[str], initial: int = 0) -> None:
         super().__init__()
         self.title_text = title
         self.labels = list(labels)
+        self.initial = initial
 
     def compose(self) -> ComposeResult:
         """Title, numbered options, help."""
@@ -119,8 +122,10 @@ class ChoiceScreen(ModalScreen[int | None]):
             yield Static("↑↓ and Enter, or a number · Esc: cancel", classes="dialog-help")
 
     def on_mount(self) -> None:
-        """Arrows work at once."""
-        self.query_one(OptionList).focus()
+        """Arrows work at once, from the option given first (the hinted one)."""
+        options = self.query_one(OptionList)
+        options.focus()
+        options.highlighted = self.initial
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         """Enter on an option."""
@@ -194,11 +199,15 @@ class QuitScreen(ModalScreen[str | None]):
                 Binding("escape", "answer('stay')"), Binding("q", "answer('quit')", show=False)]
     DEFAULT_CSS = DIALOG_CSS
 
+    def __init__(self, help_text: str = "y: save and leave · n: leave without saving · Esc: go on playing") -> None:
+        super().__init__()
+        self.help_text = help_text
+
     def compose(self) -> ComposeResult:
         """The question."""
         with Vertical(classes="dialog"):
             yield Static("Save the match before you leave?", classes="dialog-title")
-            yield Static("y: save and leave · n: leave without saving · Esc: go on playing", classes="dialog-help")
+            yield Static(self.help_text, classes="dialog-help")
 
     def action_answer(self, answer: str) -> None:
         """The player's answer."""
