@@ -224,7 +224,7 @@ def test_a_whole_hand_against_three_computer_players_by_clicking(server: Server,
     check_score_sheet(page)
     assert not page.locator("#match-result").is_visible()
 
-    # Any seated player deals the next hand.
+    # The only person at the table says ready: the next hand is dealt.
     before = state_id(page)
     page.locator("#btn-next").click()
     wait_changed(page, before, "next")

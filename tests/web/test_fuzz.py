@@ -79,8 +79,10 @@ def test_random_query_strings_get_named_answers(client: TestClient, query: list[
 
 @FUZZ
 @given(messages=st.lists(JSON | st.fixed_dictionaries(
-    {"type": st.sampled_from(["hello", "move", "next", "resolve", "hint", "ping", "renew"])},
-    optional={"token": SCALARS, "state": SCALARS, "move": SCALARS, "id": SCALARS,
+    {"type": st.sampled_from(["hello", "move", "next", "ready", "rematch", "chat", "leave", "back", "resolve",
+                              "hint", "ping", "renew"])},
+    optional={"text": SCALARS | st.text(max_size=320), "token": SCALARS, "state": SCALARS,
+              "move": SCALARS, "id": SCALARS,
               "action": SCALARS | st.sampled_from(["meld", "pile", "discard", "draw", "ask", "yes", "no"]),
               "cards": SCALARS | st.lists(SCALARS | st.sampled_from(["KS", "JK", "2C", "3H", "XX"]), max_size=8)}),
     min_size=1, max_size=4),

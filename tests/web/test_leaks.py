@@ -53,6 +53,7 @@ class Seat:
     latest: Message | None = None
     seen: int = 0
     checked: set[int] = field(default_factory=set)
+    match: int = 1
 
 
 def visible_cards(oracle: Match, seat: int | None) -> set[str]:
@@ -78,6 +79,10 @@ def visible_cards(oracle: Match, seat: int | None) -> set[str]:
 def sync_oracle(conn: Seat, message: Message) -> None:
     """Bring the connection's replay to the state the message shows (each state arrives in order)."""
     table = message["table"]
+    if table["match"] != conn.match:  # a rematch: the server's randomness gives the tests' seed again
+        assert table["match"] == conn.match + 1 and table["hand"] == 1
+        conn.match += 1
+        conn.oracle = Match(conn.oracle.rules, conn.oracle.players, seed=conn.oracle.seed, deal=False)
     oracle = conn.oracle
     while len(oracle.hands) < table["hand"]:
         assert not oracle.hands or oracle.state.is_over, "a new hand was dealt before the last one ended"
@@ -95,8 +100,15 @@ def check_message(conn: Seat, message: Message, sent: str = "") -> None:
     allowed = visible_cards(conn.oracle, conn.seat) | set(CARD.findall(sent))
     named = set(CARD.findall(json.dumps(message)))
     assert named <= allowed, f"seat {conn.seat} was shown {sorted(named - allowed)} in {message['type']}"
+    if message["type"] == "chat":  # public lines, each with its seat's name
+        assert set(message) == {"type", "messages"}
+        for line in message["messages"]:
+            assert set(line) == {"seat", "name", "text", "at"} and line["text"] in CHAT_LINES
     if message["type"] != "state":
         return
+    table = message["table"]
+    assert set(table["ready"]) <= {p["seat"] for p in table["players"] if p["kind"] == "human"}
+    assert all(isinstance(p["computer"], bool) for p in table["players"])
     state = conn.oracle.state
     view = message["view"]
     if conn.seat is None:
@@ -150,7 +162,30 @@ def waiting_for_human(message: Message, humans: set[int]) -> bool:
     table = message["table"]
     if table["status"] != "playing":
         return True
-    return message["view"]["to_act"] in humans
+    to_act = message["view"]["to_act"]
+    return to_act in humans and not table["players"][to_act]["computer"]
+
+
+CHAT_LINES = ("hello all", "nice one!", "<b>not bold</b> & <script>x</script>", "well played", "brb")
+"""What the tests' players write (no card names, so any card in a chat message would be a leak)."""
+
+
+def chat_check(conns: dict[int | None, Seat], rng: random.Random) -> None:
+    """Someone writes a line: a seat's line reaches every connection (names from the seat); a spectator's is
+    refused."""
+    writer = conns[rng.choice(list(conns))]
+    text = rng.choice(CHAT_LINES)
+    writer.ws.send_json({"type": "chat", "text": text, "id": "c"})
+    while (reply := receive(writer))["type"] not in ("ack", "error"):
+        assert reply["type"] in ("state", "chat")
+    if writer.seat is None:
+        assert reply["error"] == "not_your_turn"
+        return
+    assert reply["type"] == "ack" and reply["move"] == "chat"
+    for conn in conns.values():
+        while (message := receive(conn))["type"] != "chat" or message["messages"][-1]["text"] != text:
+            pass
+        assert message["messages"][-1]["seat"] == writer.seat
 
 
 @pytest.fixture(scope="module")
@@ -198,12 +233,18 @@ def play_table(client: TestClient, rules: Rules, kinds: list[str], seed: int, mo
         while not waiting_for_human(current, humans):
             current = receive(anchor)
         played = 0
+        readied: set[tuple[int, int]] = set()
         while played < moves and current["table"]["status"] != "over":
             sid = current["state"]
             for conn in conns.values():
                 read_until_state(conn, sid)
+            if rng.random() < 0.02:
+                chat_check(conns, rng)
             if current["table"]["status"] == "hand_over":
-                actor, text, kind = anchor, "", "next"
+                # Everybody dismisses the result: the last ``ready`` deals (``next`` is its old name).
+                seat = min(h for h in humans if (current["table"]["hand"], h) not in readied)
+                readied.add((current["table"]["hand"], seat))
+                actor, text, kind = conns[seat], "", rng.choice(["ready", "next"])
             else:
                 actor = conns[current["view"]["to_act"]]
                 assert actor.latest is not None
@@ -310,5 +351,79 @@ def test_renewing_a_link_and_a_second_connection_show_no_card(client: TestClient
             while (message := receive(conn))["type"] != "pong":
                 assert message["type"] == "state" and (conn.seat is None or message["elsewhere"] == 0)
     finally:
+        for cm in reversed(opened):
+            cm.__exit__(None, None, None)
+
+
+def test_seats_left_to_the_computer_a_rematch_and_chat_show_no_card(client: TestClient) -> None:
+    """Both people leave their seats to the computer (an expert plays each to the match end), take them
+    back, and ask for a rematch: the new match deals from the server's randomness at the same seats.
+    Every message each connection gets on the way is checked."""
+    rules = Rules.from_preset("two-player", target=1000)
+    service = client.app.state.service  # type: ignore[attr-defined]
+    service.new_seed = lambda: 21
+    delay = service.bot_delay
+    service.bot_delay = 0.01  # the tests read every message: no faster than they can
+    created = client.post("/api/tables", json={"preset": "two-player", "options": {"target": 1000},
+                                               "seats": [{"kind": "human", "name": "Ann"},
+                                                         {"kind": "human", "name": "Bob"}]}).json()
+    tid = created["table"]
+    opened = []
+    try:
+        conns: dict[int | None, Seat] = {}
+        tokens = {0: created["seats"][0]["token"], 1: created["seats"][1]["token"], None: created["spectator"]["token"]}
+        for seat, token in tokens.items():
+            cm = client.websocket_connect(f"/ws/{tid}")
+            ws = cm.__enter__()
+            opened.append(cm)
+            conns[seat] = Seat(seat, ws, Match(rules, ["P0", "P1"], seed=21, deal=False))
+            ws.send_json({"type": "hello", "token": token})
+            while receive(conns[seat])["type"] != "state":
+                pass
+        chat_check(conns, random.Random(4))
+        for seat in (0, 1):
+            conns[seat].ws.send_json({"type": "leave", "id": "l"})
+            while (reply := receive(conns[seat]))["type"] != "ack":
+                assert reply["type"] in ("state", "chat")
+            assert reply["move"] == "leave"
+        watcher = conns[None]
+        while watcher.latest is None or watcher.latest["table"]["status"] != "over":
+            receive(watcher)
+        assert all(p["computer"] for p in watcher.latest["table"]["players"])
+        final = watcher.latest["state"]
+        for conn in conns.values():
+            read_until_state(conn, final)
+        # A rematch waits for every person at the table; the first to ask is told who is awaited.
+        for seat in (0, 1):
+            conns[seat].ws.send_json({"type": "back", "id": "b"})
+            while (reply := receive(conns[seat]))["type"] != "ack":
+                pass
+            assert reply["move"] == "back"
+        conns[0].ws.send_json({"type": "ready", "state": final, "id": "r"})
+        while (reply := receive(conns[0]))["type"] != "error":
+            pass
+        assert reply["error"] == "table_over"
+        conns[0].ws.send_json({"type": "rematch", "id": "m"})
+        while (reply := receive(conns[0]))["type"] != "ack":
+            pass
+        assert reply["state"] == final
+        while (message := receive(watcher))["type"] != "state" or message["table"]["ready"] != [0]:
+            pass
+        assert message["table"]["waiting"] == [1] and message["table"]["status"] == "over"
+        conns[None].ws.send_json({"type": "rematch", "id": "m"})
+        while (reply := receive(watcher))["type"] != "error":
+            pass
+        assert reply["error"] == "not_your_turn"
+        conns[1].ws.send_json({"type": "rematch", "id": "m"})
+        while (reply := receive(conns[1]))["type"] != "ack":
+            pass
+        assert reply["state"] == final + 2  # the rematch and the new deal
+        for conn in conns.values():
+            message = read_until_state(conn, final + 2)
+            assert message["table"]["match"] == 2 and message["table"]["hand"] == 1
+            assert message["table"]["status"] == "playing" and message["table"]["results"] == []
+            assert message["table"]["ready"] == [] and "seed" not in message["table"]
+    finally:
+        service.bot_delay = delay
         for cm in reversed(opened):
             cm.__exit__(None, None, None)

@@ -380,7 +380,9 @@ def test_the_end_of_the_match_is_a_focused_dialog(server: Server, new_context: C
     assert page.inner_text("#match-result .winner") == "You win the match!"
     text = page.inner_text("#match-result")
     assert "5,200" in text and "3 hands played" in text, text
-    assert page.evaluate("document.activeElement.id") == "btn-lobby"
+    # A rematch at the same seats is offered first, the lobby beside it.
+    assert page.evaluate("document.activeElement.id") == "btn-rematch"
+    assert page.inner_text("#btn-rematch") == "Rematch" and page.is_visible("#btn-lobby")
     assert page.get_attribute("#btn-lobby", "href") == "/"
     assert not page.is_visible("#btn-next")
     assert page.inner_text("#turn") == "Match over"

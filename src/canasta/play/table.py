@@ -114,7 +114,9 @@ class Table:
         self.match = match
         self.state_id = len(match.hands) + sum(len(hand["moves"]) for hand in match.hands)
         self._bots: dict[int, Bot] = {}
-        self._bots_hand = -1
+        self._bots_key: tuple[int, frozenset[int]] = (-1, frozenset())
+        self.stand_ins: set[int] = set()
+        """People's seats an ``expert`` plays for now (the person left the seat to the computer)."""
         if deal and not match.hands:
             self.deal()
 
@@ -141,31 +143,35 @@ class Table:
         return len(self.match.hands)
 
     def is_bot(self, seat: int) -> bool:
-        """True for a computer player's seat."""
-        return 0 <= seat < len(self.seats) and not self.seats[seat].is_human
+        """True for a computer player's seat, and for a person's seat left to the computer."""
+        return 0 <= seat < len(self.seats) and (not self.seats[seat].is_human or seat in self.stand_ins)
 
     @property
     def bots(self) -> dict[int, Bot]:
-        """The computer players of the current hand, by seat (each hand's are seeded afresh)."""
+        """The computer players of the current hand, by seat (each hand's are seeded afresh);
+        an ``expert`` stands in for each person in :attr:`stand_ins`."""
         hand = len(self.match.hands) - 1
-        if hand != self._bots_hand:
-            self._bots = {s.index: make_bot(s.kind, bot_random(self.seed, max(hand, 0), s.index), files=self.files)
-                          for s in self.seats if not s.is_human}
-            self._bots_hand = hand
+        key = (hand, frozenset(self.stand_ins))
+        if key != self._bots_key:
+            self._bots = {s.index: make_bot(s.kind if not s.is_human else "expert",
+                                            bot_random(self.seed, max(hand, 0), s.index), files=self.files)
+                          for s in self.seats if self.is_bot(s.index)}
+            self._bots_key = key
         return self._bots
 
     def bot_to_act(self, deal: bool = False) -> int | None:
         """The computer player's seat that acts now, or None.
 
-        With ``deal``, :data:`HOUSE` when a hand is over at a table no person sits at and the
-        match goes on (a server deals it; a screen waits for its watcher instead).
+        With ``deal``, :data:`HOUSE` when a hand is over at a table no person sits at (or every
+        person left their seat to the computer) and the match goes on (a server deals it; a
+        screen waits for its watcher instead).
         """
         match = self.match
         if match.is_over or not match.hands:
             return None
         state = match.state
         if state.is_over:
-            return HOUSE if deal and not self.humans else None
+            return HOUSE if deal and all(h in self.stand_ins for h in self.humans) else None
         return state.to_act if self.is_bot(state.to_act) else None
 
     # -- moves --------------------------------------------------------------------------

@@ -54,6 +54,7 @@ class WebSocketConnection:
         self.writer = asyncio.get_running_loop().create_task(self._write())
         self.hints: RateLimiter | None = None
         self.resolves: RateLimiter | None = None
+        self.chats: RateLimiter | None = None
 
     def send(self, text: str) -> None:
         """Queue one message."""
@@ -234,6 +235,7 @@ def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7, follow: floa
         if address not in limits.trusted:  # a trusted address (a load tester, the tests' browser) is not limited
             conn.hints = RateLimiter(limits.hints_per_second, limits.hints_burst, keys=1)
             conn.resolves = RateLimiter(RESOLVES_PER_SECOND, RESOLVES_BURST, keys=1)
+            conn.chats = RateLimiter(CHATS_PER_SECOND, CHATS_BURST, keys=1)
         table: ServedTable | None = None
         deadline = asyncio.get_running_loop().time() + limits.hello_timeout
         try:
@@ -263,6 +265,8 @@ def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7, follow: floa
             if table is not None and conn in table.connections:
                 table.connections.discard(conn)
                 service().broadcast(table)
+                if table.all_ready:  # the people still at the table were all waiting for this one
+                    await service().settle(table)
             await conn.close()
 
     app.include_router(scorekeeper_router)
@@ -272,6 +276,8 @@ def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7, follow: floa
 
 RESOLVES_PER_SECOND, RESOLVES_BURST = 5.0, 20
 """``resolve`` requests a connection may make: a burst, then so many a second (each judges a few groupings)."""
+CHATS_PER_SECOND, CHATS_BURST = 1.0, 5
+"""Chat lines a connection may send: a burst, then one a second."""
 
 
 async def _answer(svc: TableService, conn: WebSocketConnection, table: ServedTable | None, table_id: str,
@@ -302,6 +308,8 @@ async def _answer(svc: TableService, conn: WebSocketConnection, table: ServedTab
             conn.send_message({"type": "welcome", "table": found.id, "seat": seat,
                                "role": "spectator" if seat is None else "player", "id": request_id})
             conn.send_message(state_message(found, seat))
+            if found.chat:
+                conn.send_message({"type": "chat", "messages": list(found.chat)})
             svc.broadcast(found)
             return found
         if table is None:
@@ -323,6 +331,21 @@ async def _answer(svc: TableService, conn: WebSocketConnection, table: ServedTab
                                      message["state"])
             conn.send_message({"type": "moves", "action": message["action"], "moves": moves, "reason": why,
                                "state": message["state"], "id": request_id})
+            return table
+        if kind == "chat":
+            if conn.chats is not None and (wait := conn.chats.take(0)):
+                raise ProtocolError("rate_limited", f"too many chat lines; write again in {retry_after(wait)}s")
+            line = await svc.say(table, conn.seat, message["text"])
+            conn.send_message({"type": "ack", "state": table.state_id, "id": request_id, "move": "chat"})
+            svc.tell(table, {"type": "chat", "messages": [line]})
+            return table
+        if kind in ("rematch", "leave", "back"):
+            if kind == "rematch":
+                state_id, applied = await svc.rematch(table, conn.seat)
+            else:
+                state_id, applied = await svc.hand_over(table, conn.seat, kind == "leave")
+            conn.send_message({"type": "ack", "state": state_id, "id": request_id, "move": applied})
+            asyncio.get_running_loop().call_soon(svc.changed, table)
             return table
         text_move = message["move"] if kind == "move" else None
         state_id, applied = await svc.submit(table, conn.seat, text_move, message["state"])

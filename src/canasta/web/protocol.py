@@ -35,12 +35,16 @@ ERRORS = (
 """Named errors, in the order the server checks for them."""
 ACTIONS = (DRAW, PILE, MELD, DISCARD, ASK, YES, NO)
 """The action words of moves, in the order ``actions`` lists them."""
-KINDS = ("hello", "move", "next", "resolve", "hint", "ping", "renew")
+KINDS = ("hello", "move", "next", "ready", "rematch", "chat", "leave", "back", "resolve", "hint", "ping", "renew")
 """The client's message types."""
 MAX_RESOLVE_CARDS = 30
 """Most cards one ``resolve`` may name (more than any hand can hold to meld)."""
 MAX_RESOLVED = 60
 """Most moves one ``moves`` answer lists."""
+MAX_CHAT_TEXT = 300
+"""Longest chat line, in characters."""
+CHAT_SENT = 50
+"""Chat lines sent to a connection when it says hello (the table's latest)."""
 
 
 class ProtocolError(Exception):
@@ -82,12 +86,17 @@ def parse_client_message(text: str) -> dict[str, Any]:
         raise ProtocolError("bad_message", "id may hold at most 64 characters")
     if kind == "hello" and not isinstance(message.get("token"), str):
         raise ProtocolError("bad_message", "hello needs the seat's token as a string")
-    if kind in ("move", "next", "hint", "resolve"):
+    if kind in ("move", "next", "ready", "hint", "resolve"):
         state = message.get("state")
         if not isinstance(state, int) or isinstance(state, bool):
             raise ProtocolError("bad_message", f"{kind} needs the state id it was chosen in, as a number")
     if kind == "move" and not isinstance(message.get("move"), str):
         raise ProtocolError("bad_message", "move needs the move as text, like \"meld KS KD KC\"")
+    if kind == "chat":
+        line = message.get("text")
+        if not isinstance(line, str) or not line.strip() or len(line) > MAX_CHAT_TEXT:
+            raise ProtocolError("bad_message", f"chat needs a text of 1 to {MAX_CHAT_TEXT} characters")
+        message["text"] = " ".join(line.split())  # one line: no newlines or control whitespace
     if kind == "resolve":
         cards = message.get("cards", [])
         if (not isinstance(cards, list) or len(cards) > MAX_RESOLVE_CARDS
@@ -139,7 +148,8 @@ def table_json(table: ServedTable, public: PublicView | None = None) -> dict[str
         "id": table.id,
         "status": table.status,
         "players": [
-            {"seat": s.index, "name": s.name, "kind": s.kind, "connected": table.connected(s.index)}
+            {"seat": s.index, "name": s.name, "kind": s.kind, "connected": table.connected(s.index),
+             "computer": s.index in table.driver.stand_ins}
             for s in table.seats
         ],
         "sides": [[seat for seat in range(rules.players) if seat % rules.sides == side] for side in range(rules.sides)],
@@ -150,6 +160,9 @@ def table_json(table: ServedTable, public: PublicView | None = None) -> dict[str
         "minimums": [rules.minimum(score) for score in match.scores],
         "results": [result_json(result, rules) for result in match.results],
         "winner": match.winner,
+        "match": table.matches,
+        "ready": sorted(table.ready),
+        "waiting": table.waiting(),
         "log": [{"seat": seat, "move": move} for seat, move in public.history],
         **({"seed": table.seed} if table.seed_announced else {}),  # chosen by the creator: every seat knows it
     }

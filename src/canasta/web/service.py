@@ -15,6 +15,7 @@ import hashlib
 import logging
 import secrets
 import time
+from collections import deque
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
@@ -30,6 +31,7 @@ from ..play import Table as Driver
 from ..play.seats import HUMAN_WORDS
 from ..rules import Rules
 from .pool import run_cpu
+from .protocol import CHAT_SENT as CHAT_KEPT
 from .protocol import MAX_RESOLVED, ProtocolError, dumps, rules_from_request, state_message, table_json
 from .storage import AsyncStorage, Event, StorageError
 
@@ -68,22 +70,41 @@ class Connection(Protocol):
 
 
 class ServedTable:
-    """One table in memory: its :class:`~canasta.play.table.Table` replayed from its events, and who is connected."""
+    """One table in memory: its :class:`~canasta.play.table.Table` replayed from its events, and who is connected.
+
+    Besides deals and moves the log holds the table's own events, which change no card:
+    ``ready`` (a person dismissed the hand's result, or asked for a rematch at the match end),
+    ``chat``, ``leave`` and ``back`` (a seat left to the computer and taken back) and
+    ``rematch`` (a new match at the same seats; its text is the new seed).  :attr:`seq`
+    counts every event (storage's sequence numbers); the **state id** counts deals, moves
+    and rematches only, so a chat line never makes a move stale.
+    """
 
     def __init__(self, table_id: str, spec: Mapping[str, Any]) -> None:
         self.id = table_id
+        self.spec = spec
         self.rules = Rules.parse(spec["rules"])
         self.seats = [Seat(i, s["kind"], s["name"]) for i, s in enumerate(spec["seats"])]
         self.seed = int(spec["seed"])
         self.seed_announced = bool(spec.get("seed_chosen", False))
         """True when the creator chose the seed: every seat is told it (``table.seed``)."""
-        match = Match(self.rules, [s.name for s in self.seats], seed=self.seed, deal=False,
-                      seeding=spec.get("seeding", OLD_SEEDING))  # tables made before ``seeding`` deal as they did
-        self.driver = Driver(self.rules, self.seats, self.seed, match=match, deal=False)
+        self.driver = self._driver(self.seed, spec.get("seeding", OLD_SEEDING))  # old tables deal as they did
+        self.seq = 0
+        """Events applied (every kind)."""
+        self.base = 0
+        """State ids used by the matches before this one (a rematch goes on counting)."""
+        self.matches = 1
+        self.ready: set[int] = set()
+        """People's seats that dismissed the result of the hand (or asked for a rematch) since the last deal."""
+        self.chat: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)
         self.connections: set[Connection] = set()
         self.lock = asyncio.Lock()
         self.bot_task: asyncio.Task[None] | None = None
         self.last_active = time.monotonic()
+
+    def _driver(self, seed: int, seeding: str) -> Driver:
+        match = Match(self.rules, [s.name for s in self.seats], seed=seed, deal=False, seeding=seeding)
+        return Driver(self.rules, self.seats, seed, match=match, deal=False)
 
     @property
     def match(self) -> Match:
@@ -92,8 +113,8 @@ class ServedTable:
 
     @property
     def state_id(self) -> int:
-        """The number of events applied."""
-        return self.driver.state_id
+        """The deals, moves and rematches applied."""
+        return self.base + self.driver.state_id
 
     @property
     def status(self) -> str:
@@ -111,18 +132,57 @@ class ServedTable:
 
     @property
     def has_bots(self) -> bool:
-        """True when some seat is a computer player."""
-        return not all(s.is_human for s in self.seats)
+        """True when some seat is a computer player (or a person left theirs to the computer)."""
+        return not all(s.is_human for s in self.seats) or bool(self.driver.stand_ins)
 
     def connected(self, seat: int) -> bool:
         """True when some connection holds this seat (computer players always are)."""
         return self.driver.is_bot(seat) or any(c.seat == seat for c in self.connections)
 
+    def waiting(self) -> list[int]:
+        """The people still to say ``ready`` (or ``rematch``): seated, connected, not left to the computer."""
+        if self.status == "playing":
+            return []
+        here = {c.seat for c in self.connections}
+        return [h for h in self.driver.humans if h in here and h not in self.driver.stand_ins and h not in self.ready]
+
+    @property
+    def all_ready(self) -> bool:
+        """True when the hand is over (or the match) and every person at the table said ready: a
+        person with no connection, or who left the seat to the computer, counts as ready, but at
+        least one must have said it (nobody there: the table waits)."""
+        return self.status != "playing" and bool(self.ready) and not self.waiting()
+
     def apply(self, event: Event) -> None:
         """Apply a committed event (it was checked before it was committed)."""
-        if event.seq != self.state_id:
-            raise RuntimeError(f"table {self.id}: event {event.seq} applied at state {self.state_id}")
-        self.driver.apply(None if event.kind == "deal" else Move.parse(event.text))
+        if event.seq != self.seq:
+            raise RuntimeError(f"table {self.id}: event {event.seq} applied at event {self.seq}")
+        kind, seat = event.kind, event.seat
+        if kind == "deal":
+            self.driver.apply(None)
+            self.ready.clear()
+        elif kind == "move":
+            self.driver.apply(Move.parse(event.text))
+        elif kind == "ready" and seat is not None:
+            self.ready.add(seat)
+        elif kind == "chat" and seat is not None:
+            self.chat.append({"seat": seat, "name": self.seats[seat].name, "text": event.text, "at": event.at})
+        elif kind == "leave" and seat is not None:
+            self.driver.stand_ins.add(seat)
+        elif kind == "back" and seat is not None:
+            self.driver.stand_ins.discard(seat)
+        elif kind == "rematch":
+            stand_ins = set(self.driver.stand_ins)
+            self.base = self.state_id + 1
+            self.seed = int(event.text)
+            self.seed_announced = False
+            self.driver = self._driver(self.seed, SEEDING)
+            self.driver.stand_ins |= stand_ins
+            self.matches += 1
+            self.ready.clear()
+        else:
+            raise RuntimeError(f"table {self.id}: unknown event {kind!r}")
+        self.seq += 1
         self.last_active = time.monotonic()
 
     @property
@@ -183,10 +243,10 @@ class TableService:
             spec["seed_chosen"] = True  # announced to every seat (``table.seed``)
         await self.storage.create_table(table_id, spec, tokens)
         table = ServedTable(table_id, spec)
-        first = Event(0, "deal", None, "", time.time())
-        if not await self.storage.append(table_id, first):
-            raise RuntimeError(f"table {table_id} was dealt twice")
-        table.apply(first)
+        try:
+            await self._commit(table, "deal", None)
+        except ProtocolError:
+            raise RuntimeError(f"table {table_id} was dealt twice") from None
         self.tables[table_id] = table
         self.changed(table)
         return {"table": table_id, "seats": answer_seats,
@@ -223,8 +283,8 @@ class TableService:
 
     async def catch_up(self, table: ServedTable) -> None:
         """Apply events another server process committed for this table."""
-        for event in await self.storage.events(table.id, table.state_id):
-            if event.seq == table.state_id:
+        for event in await self.storage.events(table.id, table.seq):
+            if event.seq == table.seq:
                 table.apply(event)
 
     async def follow(self) -> int:
@@ -240,13 +300,13 @@ class TableService:
         moved = 0
         for table_id, count in (await self.storage.event_counts(watched)).items():
             table = self.tables.get(table_id)
-            if table is None or count <= table.state_id:
+            if table is None or count <= table.seq:
                 continue
             async with table.lock:  # this process's own move may have been committing: then nothing is new
-                before = table.state_id
+                before = table.seq
                 if count > before:
                     await self.catch_up(table)
-            if table.state_id > before:
+            if table.seq > before:
                 self.changed(table)
                 moved += 1
         return moved
@@ -260,35 +320,132 @@ class TableService:
 
     # -- moves --------------------------------------------------------------------------
 
-    async def submit(self, table: ServedTable, seat: int | None, text: str | None, state_id: int) -> tuple[int, str]:
+    async def submit(self, table: ServedTable, seat: int | None, text: str | None, state_id: int,
+                     bot: bool = False) -> tuple[int, str]:
         """Check, commit and apply a move (``text``) or the next deal (``None``); the new state id and move.
 
         ``seat`` is None for a spectator and :data:`~canasta.play.table.HOUSE` for the server
-        dealing the next hand of a table of computer players.  The table driver judges in the
-        protocol's order: table live, seat may act, state id current, move parses, move legal.
-        Nothing changes when one fails.
+        dealing the next hand of a table of computer players; ``bot`` says a computer player
+        moves for the seat.  A person's ``next`` (``text`` None) is :meth:`ready`.  The table
+        driver judges in the protocol's order: table live, seat may act, state id current,
+        move parses, move legal.  Nothing changes when one fails.
         """
+        if text is None and seat != HOUSE:
+            return await self.ready(table, seat, state_id)
         async with table.lock:
             if state_id > table.state_id:
                 await self.catch_up(table)
-            try:
-                move = table.driver.judge(seat, text, state_id)
-            except tuple(NAMED_ERRORS) as exc:
-                name = next(name for kind, name in NAMED_ERRORS.items() if isinstance(exc, kind))
-                raise ProtocolError(name, str(exc)) from None
+            if seat is not None and seat >= 0 and bot != table.driver.is_bot(seat) and not table.match.is_over:
+                if bot:  # the person took the seat back while the computer thought
+                    raise ProtocolError("stale_state", "the seat was taken back")
+                raise ProtocolError("not_your_turn", "you left your seat to the computer; take it back first")
+            move = self._judge(table, seat, text, state_id)
             if move is None:
-                event = Event(table.state_id, "deal", None, "", time.time())
+                await self._commit(table, "deal", None)
             else:
-                event = Event(table.state_id, "move", seat, str(move), time.time())
-            if not await self.storage.append(table.id, event):  # another server process moved first
-                await self.catch_up(table)
-                self.broadcast(table)
-                raise ProtocolError("stale_state", "another move was made first; look at the table again")
-            table.apply(event)
+                await self._commit(table, "move", seat, str(move))
             self.moves_committed += 1
             if table.match.is_over:
                 await self.storage.set_status(table.id, "over")
-        return table.state_id, event.text or "next"
+        return table.state_id, "next" if move is None else str(move)
+
+    def _judge(self, table: ServedTable, seat: int | None, text: str | None, state_id: int) -> Move | None:
+        """The driver's judgement, its errors by their protocol names (state ids counted over every match)."""
+        try:
+            return table.driver.judge(seat, text, state_id - table.base)
+        except StaleState:
+            raise ProtocolError("stale_state",
+                                f"the table has moved on (state {table.state_id}, not {state_id})") from None
+        except tuple(NAMED_ERRORS) as exc:
+            name = next(name for kind, name in NAMED_ERRORS.items() if isinstance(exc, kind))
+            raise ProtocolError(name, str(exc)) from None
+
+    async def _commit(self, table: ServedTable, kind: str, seat: int | None, text: str = "") -> Event:
+        """Append one event at the table's next sequence number and apply it (the caller holds the lock);
+        ``stale_state`` when another server process wrote first."""
+        event = Event(table.seq, kind, seat, text, time.time())
+        if not await self.storage.append(table.id, event):  # another server process moved first
+            await self.catch_up(table)
+            self.broadcast(table)
+            raise ProtocolError("stale_state", "another move was made first; look at the table again")
+        table.apply(event)
+        return event
+
+    @staticmethod
+    def _seated(table: ServedTable, seat: int | None, what: str) -> int:
+        """The person's seat that may ``what``; ``not_your_turn`` for a spectator or a computer's seat."""
+        if seat is None or not 0 <= seat < len(table.seats) or not table.seats[seat].is_human:
+            raise ProtocolError("not_your_turn", f"only the people seated at the table {what}")
+        return seat
+
+    async def ready(self, table: ServedTable, seat: int | None, state_id: int) -> tuple[int, str]:
+        """A person dismissed the result of the hand; the next hand is dealt once everybody did
+        (:attr:`ServedTable.all_ready`).  Saying it twice changes nothing."""
+        async with table.lock:
+            if state_id > table.state_id:
+                await self.catch_up(table)
+            if table.match.is_over:
+                raise ProtocolError("table_over", "the match is over; ask for a rematch")
+            seat = self._seated(table, seat, "deal the next hand")
+            if table.status != "hand_over":
+                raise ProtocolError("not_your_turn", "the hand is still being played")
+            if state_id != table.state_id:
+                raise ProtocolError("stale_state", f"the table has moved on (state {table.state_id}, not {state_id})")
+            if seat not in table.ready:
+                await self._commit(table, "ready", seat)
+            await self._deal_if_ready(table)
+        return table.state_id, "ready"
+
+    async def _deal_if_ready(self, table: ServedTable) -> bool:
+        """Deal the next hand (or start the rematch) when every person is ready (the caller holds the lock)."""
+        if not table.all_ready:
+            return False
+        if table.match.is_over:
+            await self._commit(table, "rematch", None, str(self.new_seed()))
+            await self.storage.set_status(table.id, "playing")
+        await self._commit(table, "deal", None)
+        self.moves_committed += 1
+        return True
+
+    async def settle(self, table: ServedTable) -> None:
+        """Deal when the people still waited for went away (a closed connection, a seat left to the computer)."""
+        try:
+            async with table.lock:
+                dealt = await self._deal_if_ready(table)
+        except (ProtocolError, StorageError) as exc:
+            log.warning("table %s: dealing after a departure failed (%s)", table.id, type(exc).__name__)
+            return
+        if dealt:
+            self.changed(table)
+
+    async def rematch(self, table: ServedTable, seat: int | None) -> tuple[int, str]:
+        """A person asks for a new match at the same seats; it starts when every person at the
+        table asked (the same rule as ``ready``), with a seed of the server's own randomness."""
+        async with table.lock:
+            seat = self._seated(table, seat, "ask for a rematch")
+            if not table.match.is_over:
+                raise ProtocolError("not_your_turn", "the match goes on; a rematch is for its end")
+            if seat not in table.ready:
+                await self._commit(table, "ready", seat)
+            await self._deal_if_ready(table)
+        return table.state_id, "rematch"
+
+    async def say(self, table: ServedTable, seat: int | None, text: str) -> dict[str, Any]:
+        """Commit a chat line from a seated person; the entry every connection is sent."""
+        seat = self._seated(table, seat, "chat; spectators read")
+        async with table.lock:
+            await self._commit(table, "chat", seat, text)
+        return table.chat[-1]
+
+    async def hand_over(self, table: ServedTable, seat: int | None, computer: bool) -> tuple[int, str]:
+        """Leave the seat to the computer (an ``expert`` plays it) or take it back."""
+        seat = self._seated(table, seat, "leave or take back a seat")
+        async with table.lock:
+            if computer != (seat in table.driver.stand_ins):
+                await self._commit(table, "leave" if computer else "back", seat)
+            if computer:
+                await self._deal_if_ready(table)
+        return table.state_id, "leave" if computer else "back"
 
     def hint(self, table: ServedTable, seat: int | None, state_id: int) -> tuple[str, str]:
         """The expert's move for the seat to act, and its reason."""
@@ -323,8 +480,14 @@ class TableService:
         """Send every connection its new state and let the computer players move."""
         self.broadcast(table)
         if table.bot_task is None or table.bot_task.done():
-            if table.driver.bot_to_act(deal=True) is not None:
+            if table.driver.bot_to_act(deal=True) is not None and not table.match.is_over:
                 table.bot_task = asyncio.get_running_loop().create_task(self._play_bots(table))
+
+    def tell(self, table: ServedTable, message: dict[str, Any]) -> None:
+        """Send every connection of the table the same public message (a chat line)."""
+        text = dumps(message)
+        for conn in list(table.connections):
+            conn.send(text)
 
     def broadcast(self, table: ServedTable) -> None:
         """Send every connection the table as its seat may see it."""
@@ -358,7 +521,7 @@ class TableService:
                     move = await run_cpu(table.id, turn.choose) if turn.slow else turn.choose()
                     if table.state_id != state_id:
                         continue
-                    await self.submit(table, seat, str(move), state_id)
+                    await self.submit(table, seat, str(move), state_id, bot=True)
             except ProtocolError as exc:
                 if exc.name != "stale_state":  # another process moved first: look again; anything else is a bug
                     log.warning("table %s: a computer player's move was refused (%s)", table.id, exc.name)

@@ -99,7 +99,8 @@ function doDiscard() {
 }
 
 export function doNext() {
-  request("next", {}, "next");
+  // "ready": this player dismissed the hand's result; the hand is dealt when everybody did.
+  request("ready", {}, "next");
 }
 
 export function doHint() {

@@ -3,7 +3,7 @@
 // the whole table is rendered again; only the page's own state lives between messages.
 import { el } from "/static/cards.js";
 import { clearAll, onResolved, setStatus, showHint, wireActions } from "/static/game/actions.js";
-import { connect, hasToken, send, setConnection, setToken, startPings } from "/static/game/connection.js";
+import { connect, hasToken, request, send, setConnection, setToken, startPings } from "/static/game/connection.js";
 import { renderHand } from "/static/game/hand.js";
 import { onKey } from "/static/game/keys.js";
 import { diffStates, noteChange, renderLog } from "/static/game/log.js";
@@ -54,6 +54,9 @@ function onMessage(message) {
       if (ui.last) render();
       break;
     }
+    case "chat":
+      showChat(message.messages || []);
+      break;
     case "hint":
       ui.pending.delete(message.id);
       showHint(message);
@@ -149,6 +152,7 @@ function render() {
   for (const key of [...ui.selected]) if (!keys.has(key)) ui.selected.delete(key);
   if (ui.hintFor !== msg.state) ui.highlight.clear();
 
+  renderSeatButton();
   const body = document.body;
   body.dataset.stateId = String(msg.state);
   body.dataset.phase = view.phase;
@@ -221,6 +225,27 @@ function setFourColour(on) {
   }
 }
 
+/** Chat lines, as text only (never markup): the seat's name, then what was written. */
+function showChat(lines) {
+  const box = $("chat");
+  for (const line of lines) {
+    const li = el("li");
+    li.append(el("span", "who", `${line.name}: `), el("span", "", line.text));
+    box.append(li);
+  }
+  while (box.children.length > 50) box.firstElementChild.remove();
+  box.scrollTop = box.scrollHeight;
+}
+
+/** The menu's seat button: leave the seat to the computer, or take it back. */
+function renderSeatButton() {
+  const msg = ui.last;
+  const button = $("btn-seat");
+  const mine = msg && isPlayer() ? msg.table.players[ui.seat] : null;
+  button.hidden = !mine;
+  button.textContent = mine && mine.computer ? "Take my seat back" : "Leave my seat to the computer";
+}
+
 function setPanel(open) {
   document.body.classList.toggle("panel-open", open);
   $("btn-panel").setAttribute("aria-expanded", String(open));
@@ -258,6 +283,17 @@ function start() {
   $("btn-result").addEventListener("click", openResult);
   $("btn-renew").addEventListener("click", () => send({ type: "renew", id: "renew" }));
   $("btn-look").addEventListener("click", () => $("result-dialog").close());
+  $("btn-rematch").addEventListener("click", () => request("rematch", {}, "rematch"));
+  $("btn-seat").addEventListener("click", () => {
+    const mine = ui.last && isPlayer() ? ui.last.table.players[ui.seat] : null;
+    if (mine) request(mine.computer ? "back" : "leave", {}, mine.computer ? "take back" : "leave");
+  });
+  $("chat-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const input = $("chat-input");
+    const text = input.value.trim();
+    if (text && send({ type: "chat", text: text.slice(0, 300), id: "chat" })) input.value = "";
+  });
   window.addEventListener("resize", () => {
     if (ui.last) fit();
   });

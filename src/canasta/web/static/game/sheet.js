@@ -21,7 +21,7 @@ export function renderResultDialog(msg) {
     ui.dialogShown = null;
     return;
   }
-  const key = `${table.hand}:${table.status}`;
+  const key = `${table.match || 1}:${table.hand}:${table.status}`;
   if (ui.dialogShown !== key) {
     ui.dialogShown = key;
     openResult();
@@ -33,7 +33,8 @@ export function openResult() {
   const dialog = $("result-dialog");
   if (!dialog.open) dialog.showModal();
   const next = $("btn-next");
-  const target = !next.hidden ? next : $("btn-lobby");
+  const rematch = $("btn-rematch");
+  const target = !next.hidden && !next.disabled ? next : !rematch.hidden ? rematch : $("btn-lobby");
   target.focus();
 }
 
@@ -54,9 +55,27 @@ function renderHandResult(msg, result) {
   } else box.append(el("p", "went-out", "Nobody went out: the stock ran out."));
   box.append(scoreSheet(msg, result));
   const next = $("btn-next");
+  const ready = table.ready || [];
+  const mineReady = isPlayer() && ready.includes(ui.seat);
   next.hidden = !(isPlayer() && table.status === "hand_over");
-  next.disabled = next.hidden;
-  $("result-wait").hidden = isPlayer() || table.status !== "hand_over";
+  next.disabled = next.hidden || mineReady;
+  const rematch = $("btn-rematch");
+  rematch.hidden = !(isPlayer() && table.status === "over");
+  rematch.disabled = rematch.hidden || mineReady;
+  rematch.textContent = mineReady ? "Rematch asked" : "Rematch";
+  const wait = $("result-wait");
+  const waiting = (table.waiting || []).filter((seat) => !(isPlayer() && seat === ui.seat));
+  if (table.status === "playing") wait.hidden = true;
+  else if (mineReady || (!isPlayer() && table.status === "hand_over")) {
+    wait.hidden = false;
+    const names = waiting.map((seat) => playerName(table, seat)).join(", ");
+    const what = table.status === "over" ? "a rematch" : "the next hand";
+    wait.textContent = names ? `Waiting for ${names} (${what}).` : `Waiting for ${what}.`;
+  } else if (table.status === "over" && ready.length) {
+    const names = ready.map((seat) => playerName(table, seat)).join(", ");
+    wait.hidden = false;
+    wait.textContent = `${names} asked for a rematch.`;
+  } else wait.hidden = true;
 }
 
 /** The hand's score-sheet rows as the engine built them (scoring.sheet_rows): label, cells, values, style. */
