@@ -631,3 +631,35 @@ def test_a_refusal_names_the_move_once(server: Server, context: Any) -> None:
     page.wait_for_function("document.getElementById('status').dataset.kind === 'error'")
     text = status(page)[1]
     assert text.count(move) == 1, f"#status reads {text!r}"
+
+
+def test_a_chat_line_typed_in_one_browser_shows_as_text_in_the_other(
+        server: Server, new_context: Callable[..., Any]) -> None:
+    answer = post_table(server.base, {"preset": "two-player", "seats": seats("human", "human")})
+    pages = []
+    for seat in (0, 1):
+        page = new_context().new_page()
+        page.goto(server.base + answer["seats"][seat]["link"])
+        wait_loaded(page)
+        pages.append(page)
+    ann, bob = pages
+    if not ann.locator("#chat-input").is_visible():
+        ann.click("#btn-panel")
+    line = "<b>hi</b> & <img src=x onerror=alert(1)> bye"
+    ann.fill("#chat-input", line)
+    ann.press("#chat-input", "Enter")
+    bob.wait_for_function("document.querySelector('#chat').textContent.includes('bye')", timeout=10_000)
+    assert line in bob.locator("#chat").text_content()
+    assert bob.locator("#chat b, #chat img").count() == 0  # text, never markup
+
+
+def test_a_turn_timer_counts_down_beside_the_turn(server: Server, context: Any) -> None:
+    answer = post_table(server.base, {"preset": "classic", "seats": seats(*CLASSIC_SOLO), "seed": SEED,
+                                      "turn_seconds": 120})
+    page = context.new_page()
+    page.goto(server.base + answer["seats"][0]["link"])
+    wait_loaded(page)
+    page.wait_for_function("document.body.dataset.myTurn === 'true'", timeout=30_000)
+    clock = page.locator("#turn-clock")
+    assert clock.is_visible()
+    assert re.fullmatch(r"\u23f1 [12]:\d\d", clock.text_content() or ""), clock.text_content()

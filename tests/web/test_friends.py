@@ -119,3 +119,85 @@ def test_a_restart_replays_chat_seats_left_and_a_rematch(tmp_path: Path) -> None
         await storage.close()
 
     asyncio.run(scenario())
+
+
+def test_a_person_away_too_long_is_played_by_an_expert_until_they_come_back(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        storage = AsyncStorage(open_storage(str(tmp_path / "t.sqlite3")))
+        svc = TableService(storage, bot_delay=0)
+        svc.new_seed = lambda: 5
+        people = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+        for body, away in (({"preset": "two-player", "seats": people}, 5.0),
+                           ({"preset": "two-player"}, 0.0),  # one person: nobody else waits
+                           ({"preset": "two-player", "seats": people, "away_minutes": 0.5}, 0.5)):
+            assert (await svc.create(body))["away_minutes"] == away
+        for wrong in (-1, "5", True, 10**6):
+            with pytest.raises(ValueError, match="away_minutes"):
+                await svc.create({"preset": "two-player", "seats": people, "away_minutes": wrong})
+        created = await svc.create({"preset": "two-player", "seats": people, "away_minutes": 0.002})  # 0.12 s
+        tid = created["table"]
+        table = await svc.get(tid)
+        assert table is not None
+        to_act = table.match.state.to_act
+        here = Conn(1 - to_act)
+        table.connections.add(here)
+        table.connection_changed(here.seat)
+        assert await svc.tick() == 0  # not away long enough yet
+        await asyncio.sleep(0.15)
+        assert await svc.tick() == 1
+        assert table.away == {to_act} and to_act in table.driver.stand_ins
+        assert state_message(table, here.seat)["table"]["players"][to_act]["away"] is True
+        await until(lambda: table.match.state.to_act != to_act or table.status != "playing")  # the expert moved
+        again = TableService(storage, bot_delay=0)  # a restart keeps the seat with the expert
+        replayed = await again.get(tid)
+        assert replayed is not None and replayed.away == {to_act} and to_act in replayed.driver.stand_ins
+        await again.close()
+        await svc.come_back(table, to_act)  # what a hello from the seat does
+        assert not table.away and to_act not in table.driver.stand_ins
+        await svc.come_back(table, here.seat)  # nothing to take back: nothing stored
+        seq = table.seq
+        await svc.hand_over(table, here.seat, True)  # a seat left on purpose stays left on a hello
+        await svc.come_back(table, here.seat)
+        assert table.seq == seq + 1 and here.seat in table.driver.stand_ins
+        await svc.close()
+        await storage.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_turn_timer_lets_the_expert_play_the_turn_of_a_slow_person(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        storage = AsyncStorage(open_storage(str(tmp_path / "t.sqlite3")))
+        svc = TableService(storage, bot_delay=0)
+        svc.new_seed = lambda: 5
+        with pytest.raises(ValueError, match="turn_seconds"):
+            await svc.create({"preset": "two-player", "turn_seconds": -2})
+        assert (await svc.create({"preset": "two-player"}))["turn_seconds"] == 0
+        created = await svc.create({"preset": "two-player", "turn_seconds": 0.2,
+                                    "seats": [{"kind": "human"}, {"kind": "expert"}]})
+        table = await svc.get(created["table"])
+        assert table is not None
+        me = Conn(0)
+        table.connections.add(me)
+        table.connection_changed(0)
+        svc.changed(table)
+        await until(lambda: table.person_to_act() == 0)
+        left = state_message(table, 0)["table"]["turn_left"]
+        assert isinstance(left, float) and 0 < left <= 0.2
+        hand, before = len(table.match.hands), table.state_id
+        assert await svc.tick() == 0
+        await asyncio.sleep(0.25)
+        assert state_message(table, 0)["table"]["turn_left"] == 0
+        assert await svc.tick() == 1
+        assert table.state_id > before  # the expert's moves, stored as moves of seat 0
+        assert table.match.state.to_act != 0 or len(table.match.hands) != hand or table.status != "playing"
+        assert not table.driver.stand_ins  # for that turn only
+        events = await storage.events(table.id, 0)
+        assert [e.kind for e in events[before + 0:]][:1] == ["move"] and events[before].seat == 0
+        await until(lambda: table.person_to_act() == 0 or table.status != "playing")
+        if table.status == "playing":
+            assert 0.1 < (table.turn_left() or 0) <= 0.2  # a new turn, a new count
+        await svc.close()
+        await storage.close()
+
+    asyncio.run(scenario())

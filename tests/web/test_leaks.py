@@ -108,7 +108,11 @@ def check_message(conn: Seat, message: Message, sent: str = "") -> None:
         return
     table = message["table"]
     assert set(table["ready"]) <= {p["seat"] for p in table["players"] if p["kind"] == "human"}
-    assert all(isinstance(p["computer"], bool) for p in table["players"])
+    assert all(isinstance(p["computer"], bool) and isinstance(p["away"], bool) for p in table["players"])
+    assert all(p["computer"] for p in table["players"] if p["away"])
+    assert isinstance(table["away_minutes"], float) and isinstance(table["turn_seconds"], float)
+    left = table["turn_left"]
+    assert left is None or (table["turn_seconds"] > 0 and 0 <= left <= table["turn_seconds"])
     state = conn.oracle.state
     view = message["view"]
     if conn.seat is None:
@@ -194,7 +198,7 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     burst = app_module.RESOLVES_BURST
     app_module.RESOLVES_BURST = 10**6  # these games ask far faster than a person
     try:
-        with TestClient(create_app(str(db), bot_delay=0)) as c:
+        with TestClient(create_app(str(db), bot_delay=0, clock=0.05)) as c:
             yield c
     finally:
         app_module.RESOLVES_BURST = burst
@@ -425,5 +429,47 @@ def test_seats_left_to_the_computer_a_rematch_and_chat_show_no_card(client: Test
             assert message["table"]["ready"] == [] and "seed" not in message["table"]
     finally:
         service.bot_delay = delay
+        for cm in reversed(opened):
+            cm.__exit__(None, None, None)
+
+
+def test_a_seat_away_and_a_turn_timer_show_no_card(client: TestClient) -> None:
+    """Bob never comes: once his turn waits on him an expert takes his seat (``away``); Ann never moves:
+    her time runs out each turn and the expert plays it for her.  Then Bob comes and his seat is his again."""
+    rules = Rules.from_preset("two-player", target=1000)
+    client.app.state.service.new_seed = lambda: 31  # type: ignore[attr-defined]
+    created = client.post("/api/tables", json={
+        "preset": "two-player", "options": {"target": 1000}, "turn_seconds": 0.1, "away_minutes": 0.005,
+        "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]}).json()
+    assert created["turn_seconds"] == 0.1 and created["away_minutes"] == 0.005
+    tid = created["table"]
+    opened = []
+    try:
+        conns: dict[int | None, Seat] = {}
+        for seat, token in ((0, created["seats"][0]["token"]), (None, created["spectator"]["token"])):
+            cm = client.websocket_connect(f"/ws/{tid}")
+            opened.append(cm)
+            conns[seat] = Seat(seat, cm.__enter__(), Match(rules, ["P0", "P1"], seed=31, deal=False))
+            conns[seat].ws.send_json({"type": "hello", "token": token})
+        ann, watcher = conns[0], conns[None]
+        timed = False
+        while True:
+            message = receive(watcher)
+            if message["type"] != "state":
+                continue
+            table = message["table"]
+            timed = timed or (table["turn_left"] is not None and table["log"] and table["log"][-1]["seat"] == 0)
+            if table["players"][1]["away"] and timed and message["state"] >= 8:
+                break
+        cm = client.websocket_connect(f"/ws/{tid}")
+        opened.append(cm)
+        bob = Seat(1, cm.__enter__(), Match(rules, ["P0", "P1"], seed=31, deal=False))
+        bob.ws.send_json({"type": "hello", "token": created["seats"][1]["token"]})
+        while (message := receive(bob))["type"] != "state":
+            pass
+        assert not message["table"]["players"][1]["away"] and not message["table"]["players"][1]["computer"]
+        while (message := receive(ann))["type"] != "state" or message["table"]["players"][1]["away"]:
+            pass
+    finally:
         for cm in reversed(opened):
             cm.__exit__(None, None, None)

@@ -26,7 +26,7 @@ from .protocol import ProtocolError, dumps, parse_client_message, setup_message,
 from .scorekeeper import router as scorekeeper_router
 from .scorekeeper import sheet_rules
 from .security import SecurityMiddleware, escape, escape_logs, renew_seat
-from .service import SeedRefused, ServedTable, TableService
+from .service import CLOCK_TICK, SeedRefused, ServedTable, TableService
 from .storage import AsyncStorage, StorageError, open_storage
 
 log = logging.getLogger("canasta.web")
@@ -86,7 +86,7 @@ class WebSocketConnection:
 
 
 def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7, follow: float = 0.5,
-               limits: Limits | None = None) -> FastAPI:
+               limits: Limits | None = None, clock: float = CLOCK_TICK) -> FastAPI:
     """The web application, storing tables in ``db`` (a SQLite path or a ``postgresql://`` URL).
 
     Every ``follow`` seconds (0: never) it looks for moves that other server processes on
@@ -104,7 +104,7 @@ def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7, follow: floa
         cpu_pool.install(pool)
         gc.freeze()  # the start-up objects never need collecting: shorter full collections mid-game
         loop = asyncio.get_running_loop()
-        tasks = [loop.create_task(_sweep(app.state.service))]
+        tasks = [loop.create_task(_sweep(app.state.service)), loop.create_task(_clocks(app.state.service, clock))]
         if limits.expire_idle > 0 or limits.expire_over > 0:
             tasks.append(loop.create_task(_expire(app.state.service, limits)))
         if follow > 0:
@@ -264,6 +264,7 @@ def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7, follow: floa
                 done_waiting()
             if table is not None and conn in table.connections:
                 table.connections.discard(conn)
+                table.connection_changed(conn.seat)
                 service().broadcast(table)
                 if table.all_ready:  # the people still at the table were all waiting for this one
                     await service().settle(table)
@@ -303,8 +304,10 @@ async def _answer(svc: TableService, conn: WebSocketConnection, table: ServedTab
             seat = await svc.seat_of(found, message["token"])
             if table is not None:
                 table.connections.discard(conn)
+            await svc.come_back(found, seat)  # a seat taken over while its person was away is theirs again
             conn.seat = seat
-            found.connections.add(conn)
+            found.connections.add(conn)  # no await from here to the welcome: it is the first message
+            found.connection_changed(seat)
             conn.send_message({"type": "welcome", "table": found.id, "seat": seat,
                                "role": "spectator" if seat is None else "player", "id": request_id})
             conn.send_message(state_message(found, seat))
@@ -358,6 +361,16 @@ async def _answer(svc: TableService, conn: WebSocketConnection, table: ServedTab
         conn.send_message(ProtocolError("server_error", "the server could not do that; try again").to_message(
             request_id))
     return table
+
+
+async def _clocks(svc: TableService, every: float) -> None:
+    """Seats away too long and turn timers run out: the expert moves (:meth:`TableService.tick`)."""
+    while True:
+        await asyncio.sleep(every)
+        try:
+            await svc.tick()
+        except Exception as exc:  # a clock must never stop; log no cards
+            log.warning("the tables' clocks failed (%s); trying again", type(exc).__name__)
 
 
 async def _sweep(svc: TableService) -> None:

@@ -149,7 +149,7 @@ def table_json(table: ServedTable, public: PublicView | None = None) -> dict[str
         "status": table.status,
         "players": [
             {"seat": s.index, "name": s.name, "kind": s.kind, "connected": table.connected(s.index),
-             "computer": s.index in table.driver.stand_ins}
+             "computer": s.index in table.driver.stand_ins, "away": s.index in table.away}
             for s in table.seats
         ],
         "sides": [[seat for seat in range(rules.players) if seat % rules.sides == side] for side in range(rules.sides)],
@@ -164,6 +164,9 @@ def table_json(table: ServedTable, public: PublicView | None = None) -> dict[str
         "ready": sorted(table.ready),
         "waiting": table.waiting(),
         "log": [{"seat": seat, "move": move} for seat, move in public.history],
+        "away_minutes": table.away_minutes,
+        "turn_seconds": table.turn_seconds,
+        "turn_left": None if (left := table.turn_left()) is None else round(left, 1),
         **({"seed": table.seed} if table.seed_announced else {}),  # chosen by the creator: every seat knows it
     }
 

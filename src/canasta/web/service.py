@@ -46,6 +46,13 @@ NAMED_ERRORS: dict[type[Exception], str] = {
 }
 """The table driver's errors by their protocol names (docs/protocol.md, "Errors")."""
 
+AWAY_MINUTES = 5.0
+"""Minutes a person's seat may have no connection, while the game waits on it, before an expert stands in
+(the default at a table of several people; at a table of one person nobody else waits, so never)."""
+MAX_AWAY_MINUTES, MAX_TURN_SECONDS = 24 * 60.0, 3600.0
+CLOCK_TICK = 0.5
+"""Seconds between two looks at the tables' clocks (seats away, turn timers)."""
+
 RETRY_FIRST, RETRY_MOST = 0.2, 10.0
 """Seconds before a computer player's move is tried again after a storage failure, doubling up to the most."""
 
@@ -101,6 +108,18 @@ class ServedTable:
         self.lock = asyncio.Lock()
         self.bot_task: asyncio.Task[None] | None = None
         self.last_active = time.monotonic()
+        self.away_minutes = float(spec.get("away_minutes", 0))
+        """Minutes without a connection, the game waiting on the seat, before an expert stands in (0: never)."""
+        self.turn_seconds = float(spec.get("turn_seconds", 0))
+        """Seconds a person has for a turn before the expert makes its moves (0: no timer)."""
+        self.away: set[int] = set()
+        """People's seats an expert took over because nobody was there (a ``hello`` takes them back)."""
+        now = time.monotonic()
+        self.gone_since: dict[int, float] = {s.index: now for s in self.seats if s.is_human}
+        """Since when each person's seat has had no connection (monotonic; from the table's loading)."""
+        self.turn: tuple[int, int] | None = None
+        self.turn_since = now
+        """The seat to act (with the hand) and since when (monotonic): the turn timer's start."""
 
     def _driver(self, seed: int, seeding: str) -> Driver:
         match = Match(self.rules, [s.name for s in self.seats], seed=seed, deal=False, seeding=seeding)
@@ -180,10 +199,47 @@ class ServedTable:
             self.driver.stand_ins |= stand_ins
             self.matches += 1
             self.ready.clear()
+        elif kind == "away" and seat is not None:
+            self.driver.stand_ins.add(seat)
+            self.away.add(seat)
         else:
             raise RuntimeError(f"table {self.id}: unknown event {kind!r}")
+        if kind in ("leave", "back"):
+            self.away.discard(seat if seat is not None else -1)
+        if kind in ("leave", "back", "away"):
+            self.turn = None  # a person taking a seat back gets a whole turn
         self.seq += 1
         self.last_active = time.monotonic()
+        self._turn_clock()
+
+    def _turn_clock(self) -> None:
+        """Start the turn timer when another seat (or a new hand) is to act."""
+        turn = (len(self.match.hands), self.match.state.to_act) if self.status == "playing" else None
+        if turn != self.turn:
+            self.turn, self.turn_since = turn, time.monotonic()
+
+    def person_to_act(self) -> int | None:
+        """The person's seat the game waits on: its turn, nobody standing in for it."""
+        if self.status != "playing":
+            return None
+        seat = self.match.state.to_act
+        return None if self.driver.is_bot(seat) else seat
+
+    def turn_left(self, now: float | None = None) -> float | None:
+        """Seconds left for the person to act (None: no timer, or no person to act)."""
+        if self.turn_seconds <= 0 or self.person_to_act() is None:
+            return None
+        now = time.monotonic() if now is None else now
+        return max(0.0, self.turn_seconds - (now - self.turn_since))
+
+    def connection_changed(self, seat: int | None) -> None:
+        """Note when a person's seat lost its last connection (or got one)."""
+        if seat is None or not 0 <= seat < len(self.seats) or not self.seats[seat].is_human:
+            return
+        if any(c.seat == seat for c in self.connections):
+            self.gone_since.pop(seat, None)
+        else:
+            self.gone_since.setdefault(seat, time.monotonic())
 
     @property
     def idle(self) -> bool:
@@ -212,11 +268,15 @@ class TableService:
         """Create a table from a request body; ``ValueError`` with one sentence when it is wrong."""
         if not isinstance(body, dict):
             raise ValueError("the request must be a JSON object")
-        unknown = set(body) - {"preset", "options", "target", "seats", "seed"}
+        unknown = set(body) - {"preset", "options", "target", "seats", "seed", "away_minutes", "turn_seconds"}
         if unknown:
-            raise ValueError(f"unknown field {sorted(unknown)[0]!r} (preset, options, target, seats, seed)")
+            raise ValueError(f"unknown field {sorted(unknown)[0]!r} "
+                             "(preset, options, target, seats, seed, away_minutes, turn_seconds)")
         rules = rules_from_request(body.get("preset", "classic"), body.get("options"), body.get("target"))
         seats = _parse_seats(body.get("seats"), rules)
+        people = sum(s.is_human for s in seats)
+        away = _number(body, "away_minutes", AWAY_MINUTES if people > 1 else 0.0, MAX_AWAY_MINUTES)
+        turn = _number(body, "turn_seconds", 0.0, MAX_TURN_SECONDS)
         seed = body.get("seed")
         chosen = seed is not None
         if seed is None:
@@ -238,7 +298,8 @@ class TableService:
         spectator = secrets.token_urlsafe(24)
         tokens[token_hash(spectator)] = None
         spec: dict[str, Any] = {"rules": rules.to_json(), "seats": [{"kind": s.kind, "name": s.name} for s in seats],
-                                "seed": seed, "seeding": SEEDING, "created": time.time()}
+                                "seed": seed, "seeding": SEEDING, "created": time.time(),
+                                "away_minutes": away, "turn_seconds": turn}
         if chosen:
             spec["seed_chosen"] = True  # announced to every seat (``table.seed``)
         await self.storage.create_table(table_id, spec, tokens)
@@ -249,7 +310,7 @@ class TableService:
             raise RuntimeError(f"table {table_id} was dealt twice") from None
         self.tables[table_id] = table
         self.changed(table)
-        return {"table": table_id, "seats": answer_seats,
+        return {"table": table_id, "seats": answer_seats, "away_minutes": away, "turn_seconds": turn,
                 "spectator": {"token": spectator, "link": f"/t/{table_id}#{spectator}"}}
 
     async def get(self, table_id: str) -> ServedTable | None:
@@ -474,6 +535,57 @@ class TableService:
         moves, why = resolve_selection(state, seat, codes, action)
         return [str(m) for m in moves[:MAX_RESOLVED]], why
 
+    # -- clocks: seats away, turn timers ------------------------------------------------
+
+    async def tick(self) -> int:
+        """Look at every table's clocks once: an expert stands in for a person away too long while the
+        game waits on them (an ``away`` event), and plays the turn of a person whose time ran out
+        (normal ``move`` events).  Returns how many tables changed."""
+        changed = 0
+        for table in list(self.tables.values()):
+            try:
+                if await self._away(table) or await self._time_out(table):
+                    changed += 1
+            except (ProtocolError, StorageError) as exc:  # a move made meanwhile, storage down: next tick
+                log.info("table %s: a clock's move was not made (%s)", table.id, type(exc).__name__)
+        return changed
+
+    async def _away(self, table: ServedTable) -> bool:
+        seat = table.person_to_act()
+        if table.away_minutes <= 0 or seat is None or seat not in table.gone_since:
+            return False
+        if time.monotonic() - table.gone_since[seat] < table.away_minutes * 60:
+            return False
+        async with table.lock:
+            if table.person_to_act() != seat or seat not in table.gone_since:
+                return False
+            await self._commit(table, "away", seat)
+        self.changed(table)
+        return True
+
+    async def _time_out(self, table: ServedTable) -> bool:
+        left = table.turn_left()
+        seat = table.person_to_act()
+        if left is None or left > 0 or seat is None:
+            return False
+        made = False
+        while table.person_to_act() == seat and (table.turn_left() or 0) <= 0:
+            state = table.match.state
+            move, _ = hint(state.view(seat), list(state.legal_moves()))
+            await self.submit(table, seat, str(move), table.state_id)
+            made = True
+            self.broadcast(table)
+        self.changed(table)
+        return made
+
+    async def come_back(self, table: ServedTable, seat: int | None) -> None:
+        """A person whose seat went to an expert while they were away is back: the seat is theirs again."""
+        if seat is None:
+            return
+        async with table.lock:
+            if seat in table.away:
+                await self._commit(table, "back", seat)
+
     # -- telling the table --------------------------------------------------------------
 
     def changed(self, table: ServedTable) -> None:
@@ -544,6 +656,16 @@ class TableService:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def _number(body: dict[str, Any], field: str, default: float, most: float) -> float:
+    """A table option in minutes or seconds: a number from 0 (never) to ``most``; fractions allowed."""
+    value = body.get(field, default)
+    if value is None:
+        return default
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 <= value <= most:
+        raise ValueError(f"{field} must be a number from 0 (never) to {most:g}")
+    return float(value)
 
 
 def _parse_seats(raw: object, rules: Rules) -> list[Seat]:

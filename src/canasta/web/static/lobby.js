@@ -226,6 +226,10 @@ function formBody() {
   const body = { preset, target: Number($("target").value), seats: [] };
   const options = changedOptions(rules);
   if (Object.keys(options).length) body.options = options;
+  const away = $("away-minutes").value.trim();
+  if (away !== "" && Number.isFinite(Number(away))) body.away_minutes = Number(away);
+  const turn = Number($("turn-seconds").value);
+  if (Number.isFinite(turn) && turn > 0) body.turn_seconds = turn;
   for (const seat of readSeats()) {
     const entry = { kind: seat.kind };
     if (seat.kind === "human" && seat.name) entry.name = seat.name;

@@ -1,4 +1,4 @@
-// Keyboard play: d draw, p pile, m meld, x discard, a ask, y/n answer, h hint, n next hand,
+// Keyboard play: d draw, p pile, m meld, x discard, a ask, y/n answer, h hint, n ready (for the next hand),
 // Esc clear, / type a move, arrows walk the hand (Space selects the focused card).
 import { ACTION_HANDLERS, clearAll, doHint, doNext, setStatus } from "/static/game/actions.js";
 import { moveCardFocus } from "/static/game/hand.js";

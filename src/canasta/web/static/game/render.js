@@ -30,6 +30,35 @@ export function explain(topic, label) {
   return button;
 }
 
+// The turn timer: the server sends the seconds left when it sent the state (no clock to agree on);
+// the page counts down from when the message came.
+let turnClock = { until: 0, timer: 0 };
+
+function showTurnClock() {
+  const clock = $("turn-clock");
+  const left = Math.max(0, Math.ceil((turnClock.until - performance.now()) / 1000));
+  clock.textContent = `\u23f1 ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+  clock.classList.toggle("short", left <= 10);
+  if (left <= 0 && turnClock.timer) {
+    clearInterval(turnClock.timer);
+    turnClock.timer = 0;
+  }
+}
+
+function startTurnClock(left) {
+  const clock = $("turn-clock");
+  if (turnClock.timer) clearInterval(turnClock.timer);
+  turnClock.timer = 0;
+  if (typeof left !== "number") {
+    clock.hidden = true;
+    return;
+  }
+  clock.hidden = false;
+  turnClock.until = performance.now() + left * 1000;
+  showTurnClock();
+  turnClock.timer = setInterval(showTurnClock, 250);
+}
+
 export function renderHeader(msg) {
   const { table, view } = msg;
   const status = { playing: "playing", hand_over: "hand over", over: "match over" }[table.status] || table.status;
@@ -52,6 +81,7 @@ export function renderHeader(msg) {
   }
   turn.dataset.seat = String(view.to_act);
   turn.classList.toggle("mine", myTurn(msg));
+  startTurnClock(table.turn_left);
   $("rules-link").href = rulesLink(msg);
 }
 
