@@ -1,0 +1,167 @@
+"""Keep the compiled build of canasta up to date in its own tree (``build/compiled/lib`` by default).
+
+``make play`` and ``make test`` run this.  The tree is an importable copy of ``src/canasta`` plus
+the extension modules mypyc compiles from the modules of ``canasta.buildinfo.COMPILED_MODULES``
+(``setup.py build_ext``).  ``PYTHONPATH=build/compiled/lib`` runs the compiled build; the
+virtual environment's editable install stays the pure-Python one, and ``src`` never holds a
+compiled file that would shadow its sources.
+
+Compiling takes a minute or two, so it happens only when its inputs change: the compiled modules'
+sources, ``setup.py``, the Python and the mypy versions (their hash is kept in ``KEY``).
+Other changes are copied into the tree at every run.  Without mypy or a C compiler (or with
+``--off``, ``make COMPILE=0``) the tree is removed and the tests of the compiled build skip.
+
+    python scripts/compiled.py [--dir build/compiled] [--off] [--quiet]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import importlib.machinery
+import os
+import platform
+import runpy
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SRC = ROOT / "src"
+PACKAGE = SRC / "canasta"
+DEFAULT_DIR = ROOT / "build" / "compiled"
+EXTENSION_SUFFIXES = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+
+
+def compiled_modules() -> list[str]:
+    """``canasta.buildinfo.COMPILED_MODULES``, read without importing canasta."""
+    return list(runpy.run_path(str(PACKAGE / "buildinfo.py"))["COMPILED_MODULES"])
+
+
+def source_path(module: str) -> Path:
+    return SRC.joinpath(*module.split(".")).with_suffix(".py")
+
+
+def mypy_version() -> str | None:
+    try:
+        from importlib.metadata import version
+
+        return version("mypy")
+    except Exception:
+        return None
+
+
+def source_key() -> str:
+    """The hash of everything the compiled modules are made from."""
+    digest = hashlib.sha256()
+    for part in (sys.version, platform.machine(), str(mypy_version()), "".join(EXTENSION_SUFFIXES[:1])):
+        digest.update(part.encode() + b"\0")
+    for path in [ROOT / "setup.py", PACKAGE / "buildinfo.py", *map(source_path, compiled_modules())]:
+        digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def extension_files(lib: Path, module: str) -> list[Path]:
+    """The extension module files of ``module`` in the tree ``lib``."""
+    path = lib.joinpath(*module.split("."))
+    return [p for p in path.parent.glob(path.name + ".*") if p.name.endswith(EXTENSION_SUFFIXES)]
+
+
+def is_built(directory: Path) -> bool:
+    """True when ``directory`` holds a compiled build of the current sources."""
+    lib = directory / "lib"
+    key = directory / "KEY"
+    return (key.is_file() and key.read_text().strip() == source_key()
+            and all(extension_files(lib, m) for m in compiled_modules()))
+
+
+def sync_sources(lib: Path) -> None:
+    """Copy ``src/canasta`` into the tree (every file but caches), and drop files no longer in ``src``."""
+    target = lib / "canasta"
+    keep = {source_path(m).relative_to(SRC).with_suffix("") for m in compiled_modules()}
+    wanted: set[Path] = set()
+    for path in PACKAGE.rglob("*"):
+        if "__pycache__" in path.parts or not path.is_file():
+            continue
+        rel = path.relative_to(PACKAGE)
+        wanted.add(rel)
+        dest = target / rel
+        if not dest.is_file() or dest.stat().st_mtime_ns != path.stat().st_mtime_ns or \
+                dest.stat().st_size != path.stat().st_size:
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(path, dest)
+    for path in list(target.rglob("*")):
+        if "__pycache__" in path.parts or not path.is_file():
+            continue
+        rel = path.relative_to(target)
+        is_extension = path.name.endswith(EXTENSION_SUFFIXES)
+        if rel not in wanted and not (is_extension and Path("canasta", rel.parent, rel.name.split(".")[0]) in keep):
+            path.unlink()
+
+
+def build(directory: Path, quiet: bool) -> str | None:
+    """Compile into ``directory``; the reason when this machine cannot (no mypy, no compiler)."""
+    if mypy_version() is None:
+        return "mypy (which includes mypyc) is not installed"
+    new = directory / "lib.new"
+    shutil.rmtree(new, ignore_errors=True)
+    env = dict(os.environ, CANASTA_COMPILE="1", CANASTA_MYPYC_DIR=str(directory / "c"))
+    command = [sys.executable, "setup.py", "--quiet", "build_ext", "--build-lib", str(new),
+               "--build-temp", str(directory / "tmp"), "--parallel", str(os.cpu_count() or 1)]
+    start = time.perf_counter()
+    if not quiet:
+        print(f"compiling {len(compiled_modules())} modules with mypyc into {directory} ...", flush=True)
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.stderr.write(done.stdout[-4000:] + done.stderr[-8000:])
+        raise SystemExit(f"compiling canasta failed (exit status {done.returncode})")
+    missing = [m for m in compiled_modules() if not extension_files(new, m)]
+    if missing:
+        pure = "canasta: building the pure-Python package: "
+        reasons = [line[len(pure):] for line in done.stderr.splitlines() if line.startswith(pure)]
+        if reasons:
+            shutil.rmtree(new, ignore_errors=True)
+            return reasons[0]
+        sys.stderr.write(done.stderr[-8000:])
+        raise SystemExit(f"compiling canasta made no extension module for {', '.join(missing)}")
+    lib = directory / "lib"
+    shutil.rmtree(lib, ignore_errors=True)
+    new.rename(lib)
+    (directory / "KEY").write_text(source_key() + "\n")
+    if not quiet:
+        print(f"compiled in {time.perf_counter() - start:.0f} s", flush=True)
+    return None
+
+
+def remove(directory: Path) -> None:
+    shutil.rmtree(directory / "lib", ignore_errors=True)
+    (directory / "KEY").unlink(missing_ok=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--dir", type=Path, default=DEFAULT_DIR, help="where the build lives (default build/compiled)")
+    parser.add_argument("--off", action="store_true", help="remove the compiled build instead (make COMPILE=0)")
+    parser.add_argument("--quiet", action="store_true", help="say nothing when the build is up to date")
+    args = parser.parse_args(argv)
+    directory: Path = args.dir.resolve()
+    if args.off:
+        remove(directory)
+        print("compiled build: off (COMPILE=0); the compiled tests skip")
+        return 0
+    if not is_built(directory):
+        reason = build(directory, args.quiet)
+        if reason is not None:
+            remove(directory)
+            print(f"compiled build: none, {reason}; the compiled tests skip")
+            return 0
+    sync_sources(directory / "lib")
+    if not args.quiet:
+        print(f"compiled build: {directory / 'lib'} ({len(compiled_modules())} modules compiled by mypyc)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
