@@ -16,7 +16,6 @@ import importlib.util
 
 COMPILED_MODULES: tuple[str, ...] = (
     "canasta.cards",
-    "canasta.errors",
     "canasta.moves",
     "canasta.judge",
     "canasta.goingout",

@@ -83,6 +83,9 @@ class LegalMoves:
         self._history = state.history  # every move pushed goes onto it: its length says when to list again
         self._at = len(state.history)
 
+    def __reduce__(self) -> tuple[object, ...]:  # compiled by mypyc too: made by __init__, then its state
+        return LegalMoves, (self._state,), self.__getstate__()
+
     def _fresh(self) -> list[Spec]:
         """The list for the state as it is now (made again if a move was pushed since)."""
         state = self._state

@@ -120,6 +120,9 @@ class Group:
     def __repr__(self) -> str:
         return f"Group.parse({str(self)!r})"
 
+    def __reduce__(self) -> tuple[type[Group], tuple[int, tuple[int, ...]]]:
+        return Group, (self.rank, self.cards)  # pickled by its fields: so it is compiled too (mypyc)
+
     @classmethod
     def parse(cls, text: str) -> Group:
         """Parse one group (``KS KD 2C`` or ``K: 2C JK``)."""
@@ -142,8 +145,8 @@ class Move:
     _text: str | None = field(default=None, init=False, repr=False, compare=False)  # str(), once made
 
     @classmethod
-    def parse(cls, text: str) -> Move:
-        """Parse one line of move text; raises :class:`MoveSyntaxError` naming the problem."""
+    def parse(cls, text: object) -> Move:
+        """Parse one line of move text; raises :class:`MoveSyntaxError` naming the problem (also for non-text)."""
         if not isinstance(text, str):
             raise MoveSyntaxError(f"a move is a line of text, not {text!r}")
         line = text.strip()
@@ -171,6 +174,9 @@ class Move:
 
     def __repr__(self) -> str:
         return f"Move.parse({str(self)!r})"
+
+    def __reduce__(self) -> tuple[type[Move], tuple[str, tuple[Group, ...], int | None]]:
+        return Move, (self.action, self.groups, self.card)  # pickled by its fields: so it is compiled too
 
     def __str__(self) -> str:
         text = self._text

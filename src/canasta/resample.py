@@ -110,6 +110,9 @@ class Resampler:
             o for o in range(players) if o != seat and o not in played
         }
 
+    def __reduce__(self) -> tuple[object, ...]:  # compiled by mypyc too: made by __init__, then its state
+        return Resampler, (self.view,), self.__getstate__()
+
     def _set_turn(self) -> None:
         """The history and the turn in progress, from the view."""
         view = self.view

@@ -14,7 +14,7 @@ definition of what a canasta is called.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from operator import mul
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -66,6 +66,9 @@ class SideScore:
     wild_bonus: int = 0  # the part of canasta_bonus earned by canastas of wild cards
     wild_penalty: int = 0  # the penalty for an unfinished meld of wild cards (taken off canasta_bonus)
 
+    def __reduce__(self) -> tuple[type[SideScore], tuple[int, ...]]:
+        return SideScore, tuple(getattr(self, f.name) for f in fields(self))  # pickles when compiled too
+
     @property
     def bonuses(self) -> int:
         """Canastas, red threes and going out."""
@@ -110,6 +113,9 @@ class HandResult:
     sides: tuple[SideScore, ...]
     went_out: int | None
     concealed: bool
+
+    def __reduce__(self) -> tuple[type[HandResult], tuple[object, ...]]:
+        return HandResult, (self.sides, self.went_out, self.concealed)  # pickles when compiled too
 
     @property
     def totals(self) -> tuple[int, ...]:

@@ -75,6 +75,9 @@ class TurnSoFar:
     turn_cards: tuple[int, ...] = ()
     was_melded: bool | None = None
 
+    def __reduce__(self) -> tuple[type[TurnSoFar], tuple[object, ...]]:
+        return TurnSoFar, (self.phase, self.drew, self.asked, self.answer, self.turn_cards, self.was_melded)
+
 
 class GameState:
     """One hand in progress: hands, stock, pile, melds, red threes and whose turn it is."""
@@ -161,6 +164,8 @@ class GameState:
 
     def __init__(self, rules: Rules | str = "classic") -> None:
         """An empty table; use :meth:`deal`, :meth:`setup` or :func:`canasta.position.from_position`."""
+        if rules is _BARE:  # copy(): compiled by mypyc, GameState.__new__(GameState, _BARE) comes here
+            return
         self.rules = rules if isinstance(rules, Rules) else Rules.parse(rules)
         self.players = self.rules.players
         self.sides = self.rules.sides
@@ -381,7 +386,7 @@ class GameState:
 
     def copy(self) -> GameState:
         """An independent copy (for search); much cheaper than ``copy.deepcopy``."""
-        new = GameState.__new__(GameState)
+        new = GameState.__new__(GameState, _BARE)  # type: ignore[call-arg]  # no __init__ (compiled: one that stops)
         new.rules = self.rules
         new.players = self.players
         new.sides = self.sides
@@ -818,6 +823,7 @@ class GameState:
 
 
 _RED_THREE_BIT = 1 << RED_THREE
+_BARE = "a bare GameState, for copy()"
 _DRAW_MOVE = SIMPLE_MOVES[DRAW]
 
 

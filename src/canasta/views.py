@@ -8,7 +8,7 @@ took them with the pile and has not played them since.  Never another hand or th
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
 from .cards import MELD_RANK_CHARS, card_text, codes_from_counts
@@ -48,6 +48,9 @@ class View:
     answer: bool | None
     result: HandResult | None
     sitting_out: int | None = None
+
+    def __reduce__(self) -> tuple[type[View], tuple[object, ...]]:
+        return View, tuple(getattr(self, f.name) for f in fields(self))  # pickles when compiled too
 
     @property
     def side(self) -> int:

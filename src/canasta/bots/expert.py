@@ -53,7 +53,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from ..cards import (
     BLACK_THREE,
@@ -124,6 +124,9 @@ class ExpertParams:
     answer_yes_points: int = 60  # say yes when your hand is worth this little
     answer_yes_lead: int = 400  # ... or the side leads by this much
 
+    def __reduce__(self) -> tuple[type[ExpertParams], tuple[object, ...]]:
+        return ExpertParams, tuple(getattr(self, f.name) for f in fields(self))  # pickles when compiled too
+
 
 class ExpertBot:
     """Book strategy: pile value, safe discards by counting cards, canastas before going out."""
@@ -133,6 +136,9 @@ class ExpertBot:
     def __init__(self, rng: random.Random, params: ExpertParams | None = None) -> None:
         self.rng = rng
         self.params = params if params is not None else ExpertParams()
+
+    def __reduce__(self) -> tuple[object, ...]:  # compiled by mypyc too: made by __init__, then its state
+        return ExpertBot, (self.rng,), self.__getstate__()
 
     def choose(self, view: View, moves: Sequence[Move]) -> Move:
         """The best-scored move."""
@@ -161,6 +167,9 @@ class _Scorer:
         self.p = params
         self.t = Table(view)
         self._pile_worth: float | None = None
+
+    def __reduce__(self) -> tuple[object, ...]:  # compiled by mypyc too: made by __init__, then its state
+        return _Scorer, (self.view, self.p), self.__getstate__()
 
     # -- the decision -------------------------------------------------------------------
 

@@ -101,6 +101,9 @@ class Table:
                 if rank != BLACK_THREE and len(cards) >= CANASTA_SIZE:
                     self.canastas[side] += 1
 
+    def __reduce__(self) -> tuple[object, ...]:  # compiled by mypyc too: made by __init__, then its state
+        return Table, (self.view,), self.__getstate__()
+
     @property
     def known(self) -> list[list[int]]:
         """Cards known to be in each hand, by kind."""

@@ -175,6 +175,9 @@ class TurnActions:
         self._candidates: list[_StagePlan] = []  # those of the staged mode containing the staged cards
         self._mask: bytearray | None = None
 
+    def __reduce__(self) -> tuple[object, ...]:  # compiled by mypyc too: made by __init__, then its state
+        return TurnActions, (self.state,), self.__getstate__()
+
     def _sync(self) -> None:
         state = self.state
         if len(state.history) != self._length or state.phase != self._phase:

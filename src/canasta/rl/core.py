@@ -97,6 +97,9 @@ class Table:
         self.turn = TurnActions(self.state)
         self._empty_mask: Mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
 
+    def __reduce__(self) -> tuple[object, ...]:  # compiled by mypyc too: made by __init__, then its state
+        return Table, (self.rules,), self.__getstate__()
+
     def deal(self, rng: random.Random, dealer: int = 0, scores: list[int] | None = None) -> None:
         """Deal a new hand (again, in the rare case that it ends at the deal)."""
         while True:
