@@ -25,6 +25,7 @@ from setuptools import setup
 HERE = Path(__file__).resolve().parent
 WANTED = os.environ.get("CANASTA_COMPILE", "0").strip().lower() in ("1", "yes", "true", "on")
 METADATA_ONLY = bool({"egg_info", "dist_info"} & set(sys.argv[1:]))  # pip asks for requirements, metadata
+EDITABLE = bool({"editable_wheel", "develop"} & set(sys.argv[1:]))  # would put the compiled files into src
 MYPYC_DIR = os.environ.get("CANASTA_MYPYC_DIR", os.path.join("build", "mypyc"))  # mypyc's C sources
 
 
@@ -54,6 +55,10 @@ def compiler_problem() -> str | None:
 def ext_modules() -> list[Any]:
     """mypyc's extension modules when a compiled build is wanted and possible, else none."""
     if not WANTED or METADATA_ONLY:
+        return []
+    if EDITABLE:
+        print("canasta: an editable install stays pure Python (make builds the compiled one in build/compiled)",
+              file=sys.stderr)
         return []
     try:
         from mypyc.build import mypycify

@@ -1,15 +1,17 @@
 """Keep the compiled build of canasta up to date in its own tree (``build/compiled/lib`` by default).
 
-``make play`` and ``make test`` run this.  The tree is an importable copy of ``src/canasta`` plus
-the extension modules mypyc compiles from the modules of ``canasta.buildinfo.COMPILED_MODULES``
-(``setup.py build_ext``).  ``PYTHONPATH=build/compiled/lib`` runs the compiled build; the
+``make play`` and ``make test`` run this.  The tree is ``src/canasta`` (linked, file by file or
+folder by folder) plus the extension modules mypyc compiles from the modules of
+``canasta.buildinfo.COMPILED_MODULES`` (``setup.py build_ext``), which Python imports instead
+of their sources.  ``PYTHONPATH=build/compiled/lib`` runs the compiled build; the
 virtual environment's editable install stays the pure-Python one, and ``src`` never holds a
 compiled file that would shadow its sources.
 
 Compiling takes a minute or two, so it happens only when its inputs change: the compiled modules'
 sources, ``setup.py``, the Python and the mypy versions (their hash is kept in ``KEY``).
-Other changes are copied into the tree at every run.  Without mypy or a C compiler (or with
-``--off``, ``make COMPILE=0``) the tree is removed and the tests of the compiled build skip.
+Other changes show through the links; files added or removed are linked or unlinked at every run.
+Without mypy or a C compiler (or with ``--off``, ``make COMPILE=0``) the tree is removed and the
+tests of the compiled build skip.
 
     python scripts/compiled.py [--dir build/compiled] [--off] [--quiet]
 """
@@ -77,28 +79,43 @@ def is_built(directory: Path) -> bool:
             and all(extension_files(lib, m) for m in compiled_modules()))
 
 
-def sync_sources(lib: Path) -> None:
-    """Copy ``src/canasta`` into the tree (every file but caches), and drop files no longer in ``src``."""
-    target = lib / "canasta"
-    keep = {source_path(m).relative_to(SRC).with_suffix("") for m in compiled_modules()}
-    wanted: set[Path] = set()
-    for path in PACKAGE.rglob("*"):
-        if "__pycache__" in path.parts or not path.is_file():
+def link_sources(lib: Path) -> None:
+    """Link ``src/canasta`` into the tree next to the extension modules, and unlink what ``src`` lost.
+
+    A folder without compiled modules is one link (its files stay live: an edit shows at once);
+    a folder with some is a real folder of links, so its extension modules sit next to their sources.
+    """
+    compiled = {source_path(m).relative_to(SRC).with_suffix("") for m in compiled_modules()}
+    holders = {Path(*c.parent.parts[:n]) for c in compiled for n in range(1, len(c.parent.parts) + 1)}
+    _link_folder(PACKAGE, lib / "canasta", Path("canasta"), compiled, holders)
+
+
+def _link_folder(source: Path, target: Path, rel: Path, compiled: set[Path], holders: set[Path]) -> None:
+    target.mkdir(parents=True, exist_ok=True)
+    wanted = set()
+    for entry in source.iterdir():
+        if entry.name == "__pycache__":
             continue
-        rel = path.relative_to(PACKAGE)
-        wanted.add(rel)
-        dest = target / rel
-        if not dest.is_file() or dest.stat().st_mtime_ns != path.stat().st_mtime_ns or \
-                dest.stat().st_size != path.stat().st_size:
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(path, dest)
-    for path in list(target.rglob("*")):
-        if "__pycache__" in path.parts or not path.is_file():
+        wanted.add(entry.name)
+        dest = target / entry.name
+        if entry.is_dir() and rel / entry.name in holders:
+            if dest.is_symlink():
+                dest.unlink()
+            _link_folder(entry, dest, rel / entry.name, compiled, holders)
+        elif not (dest.is_symlink() and dest.readlink() == entry):
+            if dest.is_dir() and not dest.is_symlink():
+                shutil.rmtree(dest)
+            elif dest.exists() or dest.is_symlink():
+                dest.unlink()
+            dest.symlink_to(entry)
+    for dest in list(target.iterdir()):
+        extension_of = dest.name.split(".")[0] if dest.name.endswith(EXTENSION_SUFFIXES) else None
+        if dest.name in wanted or dest.name == "__pycache__" or (extension_of and rel / extension_of in compiled):
             continue
-        rel = path.relative_to(target)
-        is_extension = path.name.endswith(EXTENSION_SUFFIXES)
-        if rel not in wanted and not (is_extension and Path("canasta", rel.parent, rel.name.split(".")[0]) in keep):
-            path.unlink()
+        if dest.is_dir() and not dest.is_symlink():
+            shutil.rmtree(dest)
+        else:
+            dest.unlink()
 
 
 def build(directory: Path, quiet: bool) -> str | None:
@@ -157,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
             remove(directory)
             print(f"compiled build: none, {reason}; the compiled tests skip")
             return 0
-    sync_sources(directory / "lib")
+    link_sources(directory / "lib")
     if not args.quiet:
         print(f"compiled build: {directory / 'lib'} ({len(compiled_modules())} modules compiled by mypyc)")
     return 0
