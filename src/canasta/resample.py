@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any
+from typing import Any, Final
 
 from . import judge
 from .cards import (
@@ -283,7 +283,7 @@ class Resampler:
         return GameState.setup(self.rules, hands=hands, stock=stock, **self.public)
 
 
-ASK_TRIES = 100
+ASK_TRIES: Final = 100
 """Random deals tried for an asker's hand that can go out, before choosing its cards."""
 
 

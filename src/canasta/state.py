@@ -26,6 +26,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from . import judge
 from .cards import (
@@ -52,12 +53,12 @@ from .rules import Rules
 from .scoring import HandResult, match_winner, score_hand
 from .views import View, make_view
 
-DRAW_PHASE = Phase.DRAW
-PLAY_PHASE = Phase.PLAY
-ANSWER_PHASE = Phase.ANSWER
-OVER_PHASE = Phase.OVER
-_STOCK = Drew.STOCK
-_PILE = Drew.PILE
+DRAW_PHASE: Final = Phase.DRAW
+PLAY_PHASE: Final = Phase.PLAY
+ANSWER_PHASE: Final = Phase.ANSWER
+OVER_PHASE: Final = Phase.OVER
+_STOCK: Final = Drew.STOCK
+_PILE: Final = Drew.PILE
 
 
 @dataclass(frozen=True, slots=True)
@@ -822,9 +823,9 @@ class GameState:
         self.phase = OVER_PHASE
 
 
-_RED_THREE_BIT = 1 << RED_THREE
-_BARE = "a bare GameState, for copy()"
-_DRAW_MOVE = SIMPLE_MOVES[DRAW]
+_RED_THREE_BIT: Final = 1 << RED_THREE
+_BARE: Final = "a bare GameState, for copy()"
+_DRAW_MOVE: Final = SIMPLE_MOVES[DRAW]
 
 
 def check_sitting_out(rules: Rules, seat: object) -> None:

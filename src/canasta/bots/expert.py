@@ -54,6 +54,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
+from typing import Final
 
 from ..cards import (
     BLACK_THREE,
@@ -73,12 +74,12 @@ from ..views import View
 from .tracking import Table
 
 # Score bands: higher bands are played first within a turn.
-ANSWER_BAND = 50_000.0
-ASK_BAND = 40_000.0
-OUT_BAND = 30_000.0
-MELD_BAND = 10_000.0
-DISCARD_BAND = 5_000.0
-REFUSE = -10_000.0
+ANSWER_BAND: Final = 50_000.0
+ASK_BAND: Final = 40_000.0
+OUT_BAND: Final = 30_000.0
+MELD_BAND: Final = 10_000.0
+DISCARD_BAND: Final = 5_000.0
+REFUSE: Final = -10_000.0
 
 Note = tuple[object, ...]
 """Why a move got its score: a tag and a few facts (for hints)."""

@@ -8,7 +8,7 @@ of its rules.  Observations come from :func:`canasta.views.make_view` only.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -20,7 +20,7 @@ from ..views import make_view
 from .actions import NUM_ACTIONS, TurnActions
 from .observation import Array, Encoder
 
-REWARD_SCALE = 1000.0
+REWARD_SCALE: Final = 1000.0
 """Rewards are points divided by this (a hand's margin is then about -3 .. 3)."""
 
 Mask = npt.NDArray[np.int8]
