@@ -123,7 +123,8 @@ def build(directory: Path, quiet: bool) -> str | None:
     if mypy_version() is None:
         return "mypy (which includes mypyc) is not installed"
     new = directory / "lib.new"
-    shutil.rmtree(new, ignore_errors=True)
+    for stale in (new, directory / "c", directory / "tmp"):  # C sources and objects of an earlier build
+        shutil.rmtree(stale, ignore_errors=True)
     env = dict(os.environ, CANASTA_COMPILE="1", CANASTA_MYPYC_DIR=str(directory / "c"))
     command = [sys.executable, "setup.py", "--quiet", "build_ext", "--build-lib", str(new),
                "--build-temp", str(directory / "tmp"), "--parallel", str(os.cpu_count() or 1)]
