@@ -12,6 +12,7 @@ Without mypy or a working C compiler it says why and builds the pure-Python pack
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import runpy
 import sys
@@ -30,9 +31,14 @@ MYPYC_DIR = os.environ.get("CANASTA_MYPYC_DIR", os.path.join("build", "mypyc")) 
 
 
 def compiled_sources() -> list[str]:
-    """The source files of the compiled modules, relative to this directory (as mypyc wants them)."""
+    """The source files of the compiled modules, relative to this directory (as mypyc wants them).
+
+    The modules that import numpy are left out (interpreted) where numpy is not installed.
+    """
     info = runpy.run_path(str(HERE / "src" / "canasta" / "buildinfo.py"))
-    return [os.path.join("src", *name.split(".")) + ".py" for name in info["COMPILED_MODULES"]]
+    numpy = importlib.util.find_spec("numpy") is not None
+    return [os.path.join("src", *name.split(".")) + ".py" for name in info["COMPILED_MODULES"]
+            if numpy or name not in info["NEEDS_NUMPY"]]
 
 
 def compiler_problem() -> str | None:
@@ -76,11 +82,12 @@ def build_requires() -> list[str]:
     """What a compiled build needs that is missing: pip puts it in its isolated build environment."""
     if not WANTED:
         return []
-    try:
-        import mypyc  # noqa: F401
-    except ImportError:
-        return ["mypy>=1.16"]
-    return []
+    missing = []
+    if importlib.util.find_spec("mypyc") is None:
+        missing.append("mypy>=1.16")
+    if importlib.util.find_spec("numpy") is None:
+        missing.append("numpy>=1.26")  # so that the research modules are compiled too
+    return missing
 
 
 setup(ext_modules=ext_modules(), setup_requires=build_requires())

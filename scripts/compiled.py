@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import importlib.machinery
+import importlib.util
 import os
 import platform
 import runpy
@@ -38,8 +39,11 @@ EXTENSION_SUFFIXES = tuple(importlib.machinery.EXTENSION_SUFFIXES)
 
 
 def compiled_modules() -> list[str]:
-    """``canasta.buildinfo.COMPILED_MODULES``, read without importing canasta."""
-    return list(runpy.run_path(str(PACKAGE / "buildinfo.py"))["COMPILED_MODULES"])
+    """``canasta.buildinfo.COMPILED_MODULES`` (read without importing canasta), as ``setup.py`` compiles them:
+    the modules that import numpy only where numpy is installed."""
+    info = runpy.run_path(str(PACKAGE / "buildinfo.py"))
+    numpy = importlib.util.find_spec("numpy") is not None
+    return [m for m in info["COMPILED_MODULES"] if numpy or m not in info["NEEDS_NUMPY"]]
 
 
 def source_path(module: str) -> Path:
@@ -60,6 +64,7 @@ def source_key() -> str:
     digest = hashlib.sha256()
     for part in (sys.version, platform.machine(), str(mypy_version()), "".join(EXTENSION_SUFFIXES[:1])):
         digest.update(part.encode() + b"\0")
+    digest.update(" ".join(compiled_modules()).encode() + b"\0")
     for path in [ROOT / "setup.py", PACKAGE / "buildinfo.py", *map(source_path, compiled_modules())]:
         digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()

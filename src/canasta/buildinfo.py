@@ -42,6 +42,9 @@ option's type), and so do the adapters to Gymnasium, PettingZoo and OpenSpiel, w
 their libraries' classes, and everything that is not on a hot path (text, front ends, commands).
 """
 
+NEEDS_NUMPY: tuple[str, ...] = ("canasta.rl.observation", "canasta.rl.core")
+"""The compiled modules that import numpy: compiled only where numpy is installed (mypyc needs its types)."""
+
 INTERPRETED = "interpreted"
 COMPILED = "compiled (mypyc)"
 
@@ -68,4 +71,4 @@ def build() -> str:
     return COMPILED if is_compiled("canasta.state") else INTERPRETED
 
 
-__all__ = ["COMPILED", "COMPILED_MODULES", "INTERPRETED", "build", "compiled_modules", "is_compiled"]
+__all__ = ["COMPILED", "COMPILED_MODULES", "INTERPRETED", "NEEDS_NUMPY", "build", "compiled_modules", "is_compiled"]
