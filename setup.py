@@ -54,7 +54,8 @@ def compiler_problem() -> str | None:
             source.write_text("#include <Python.h>\nint canasta_probe(void) { return 0; }\n")
             compiler.compile([str(source)], output_dir=tmp, include_dirs=[sysconfig.get_paths()["include"]])
     except Exception as exc:  # any failure means: no compiled build here
-        return f"no working C compiler with the Python headers ({str(exc).strip().splitlines()[-1:] or exc!r})"
+        lines = str(exc).strip().splitlines()
+        return f"no working C compiler with the Python headers ({lines[-1] if lines else repr(exc)})"
     return None
 
 
@@ -79,8 +80,12 @@ def ext_modules() -> list[Any]:
 
 
 def build_requires() -> list[str]:
-    """What a compiled build needs that is missing: pip puts it in its isolated build environment."""
-    if not WANTED:
+    """What a compiled build needs that is missing: pip puts it in its isolated build environment.
+
+    pip asks for them (``egg_info``) before it builds; ``setup.py build_ext`` run by hand gets none
+    (setuptools would try to fetch them itself).
+    """
+    if not WANTED or not METADATA_ONLY:
         return []
     missing = []
     if importlib.util.find_spec("mypyc") is None:
