@@ -20,37 +20,38 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from typing import Final
 
 from .errors import CardError
 
-RANK_CHARS = "AKQJT98765432"
-SUIT_CHARS = "SHDC"
-JOKER = 52
-NUM_CODES = 53
+RANK_CHARS: Final = "AKQJT98765432"
+SUIT_CHARS: Final = "SHDC"
+JOKER: Final = 52
+NUM_CODES: Final = 53
 
 # Kinds.  Natural ranks are kinds 0..10 in the order of NATURAL_RANKS.
-NATURAL_RANKS = "AKQJT987654"
-BLACK_THREE = 11
-RED_THREE = 12
-TWO = 13
-JOKER_KIND = 14
-NUM_KINDS = 15
-NUM_NATURAL = 11
-WILD_KINDS = (TWO, JOKER_KIND)
+NATURAL_RANKS: Final = "AKQJT987654"
+BLACK_THREE: Final = 11
+RED_THREE: Final = 12
+TWO: Final = 13
+JOKER_KIND: Final = 14
+NUM_KINDS: Final = 15
+NUM_NATURAL: Final = 11
+WILD_KINDS: Final = (TWO, JOKER_KIND)
 # A meld's rank is a natural kind 0..10, BLACK_THREE for a going-out meld of black threes,
 # or WILD_MELD for a meld of wild cards only (under the wild_card_melds option).
-WILD_MELD = 12
-NUM_MELD_RANKS = 13
-MELD_RANK_CHARS = NATURAL_RANKS + "3W"
+WILD_MELD: Final = 12
+NUM_MELD_RANKS: Final = 13
+MELD_RANK_CHARS: Final = NATURAL_RANKS + "3W"
 
-CANASTA_SIZE = 7
+CANASTA_SIZE: Final = 7
 """Cards a meld needs to be a canasta (RULES.md 4)."""
-MAX_WILDS = 3
+MAX_WILDS: Final = 3
 """The most wild cards a meld of natural cards may hold (RULES.md 3)."""
-MIN_MELD = 3
+MIN_MELD: Final = 3
 """The fewest cards of a meld (RULES.md 3)."""
 
-KIND_CHARS = ("A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3b", "3r", "2", "JK")
+KIND_CHARS: Final = ("A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3b", "3r", "2", "JK")
 
 
 def _kind_of(code: int) -> int:
@@ -64,30 +65,30 @@ def _kind_of(code: int) -> int:
     return TWO
 
 
-KIND: tuple[int, ...] = tuple(_kind_of(c) for c in range(NUM_CODES))
+KIND: Final[tuple[int, ...]] = tuple(_kind_of(c) for c in range(NUM_CODES))
 """Kind of each card code."""
 
-RED_THREE_CODES: tuple[int, ...] = tuple(c for c in range(NUM_CODES) if KIND[c] == RED_THREE)
+RED_THREE_CODES: Final[tuple[int, ...]] = tuple(c for c in range(NUM_CODES) if KIND[c] == RED_THREE)
 """The codes of the red threes, 3H and 3D."""
 
-KIND_VALUE: tuple[int, ...] = (20, 10, 10, 10, 10, 10, 10, 5, 5, 5, 5, 5, 100, 20, 50)
+KIND_VALUE: Final[tuple[int, ...]] = (20, 10, 10, 10, 10, 10, 10, 5, 5, 5, 5, 5, 100, 20, 50)
 """Points of a card of each kind (a red three's 100 is its bonus, not a card value)."""
 
-VALUE: tuple[int, ...] = tuple(KIND_VALUE[KIND[c]] for c in range(NUM_CODES))
+VALUE: Final[tuple[int, ...]] = tuple(KIND_VALUE[KIND[c]] for c in range(NUM_CODES))
 """Points of each card code."""
 
-IS_WILD: tuple[bool, ...] = tuple(KIND[c] in WILD_KINDS for c in range(NUM_CODES))
-IS_NATURAL: tuple[bool, ...] = tuple(KIND[c] < NUM_NATURAL for c in range(NUM_CODES))
+IS_WILD: Final[tuple[bool, ...]] = tuple(KIND[c] in WILD_KINDS for c in range(NUM_CODES))
+IS_NATURAL: Final[tuple[bool, ...]] = tuple(KIND[c] < NUM_NATURAL for c in range(NUM_CODES))
 
-KIND_CODES: tuple[tuple[int, ...], ...] = tuple(
+KIND_CODES: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(c for c in range(NUM_CODES) if KIND[c] == k) for k in range(NUM_KINDS)
 )
 """The codes of each kind, in canonical (suit) order."""
 
-_TEXT: tuple[str, ...] = tuple(
+_TEXT: Final[tuple[str, ...]] = tuple(
     "JK" if c == JOKER else RANK_CHARS[c // 4] + SUIT_CHARS[c % 4] for c in range(NUM_CODES)
 )
-_PARSE: dict[str, int] = {t: c for c, t in enumerate(_TEXT)}
+_PARSE: Final[dict[str, int]] = {t: c for c, t in enumerate(_TEXT)}
 
 
 def card_text(code: int) -> str:
@@ -147,7 +148,7 @@ def full_deck(decks: int = 2) -> list[int]:
     return deck[:]
 
 
-_FULL_DECKS: dict[int, list[int]] = {}
+_FULL_DECKS: Final[dict[int, list[int]]] = {}
 
 
 def shuffled_deck(rng: random.Random, decks: int = 2) -> list[int]:

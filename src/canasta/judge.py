@@ -23,7 +23,7 @@ Groups are judged by kinds: :data:`KindGroups` maps a meld rank to the counts
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .cards import (
     BLACK_THREE,
@@ -52,11 +52,11 @@ _RED_3H, _RED_3D = RED_THREE_CODES
 KindGroups = dict[int, list[int]]
 """Groups by kinds: meld rank -> ``[naturals, twos, jokers]`` from the hand."""
 
-_DRAW = Phase.DRAW
-_ANSWER = Phase.ANSWER
-_OVER = Phase.OVER
-_PLAY = Phase.PLAY
-_STOCK = Drew.STOCK
+_DRAW: Final = Phase.DRAW
+_ANSWER: Final = Phase.ANSWER
+_OVER: Final = Phase.OVER
+_PLAY: Final = Phase.PLAY
+_STOCK: Final = Drew.STOCK
 
 
 def reason(state: GameState, move: Move) -> str | None:
@@ -124,7 +124,7 @@ def may_draw(state: GameState) -> bool:
     return bool(state.stock) or forced_pile_reason(state) is None
 
 
-BLOCKS: tuple[bool, ...] = tuple(KIND[c] >= NUM_NATURAL for c in range(NUM_CODES))
+BLOCKS: Final[tuple[bool, ...]] = tuple(KIND[c] >= NUM_NATURAL for c in range(NUM_CODES))
 """RULES.md 8: for each card code, does it block the pile when on top (a wild card or a three)?"""
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .cards import (
     BLACK_THREE,
@@ -62,11 +62,11 @@ if TYPE_CHECKING:
 Spec = tuple[str, int | Groups | None]
 """A move by kinds: ``(action, None)``, ``("discard", kind)`` or ``(action, groups)``."""
 
-_DRAW: Spec = (DRAW, None)
-_PILE_ALONE: Spec = (PILE, ())
-_ASK: Spec = (ASK, None)
-_ANSWERS: tuple[Spec, ...] = ((YES, None), (NO, None))
-_DISCARD: tuple[Spec, ...] = tuple((DISCARD, k) for k in range(NUM_KINDS))
+_DRAW: Final[Spec] = (DRAW, None)
+_PILE_ALONE: Final[Spec] = (PILE, ())
+_ASK: Final[Spec] = (ASK, None)
+_ANSWERS: Final[tuple[Spec, ...]] = ((YES, None), (NO, None))
+_DISCARD: Final[tuple[Spec, ...]] = tuple((DISCARD, k) for k in range(NUM_KINDS))
 
 
 class LegalMoves:
@@ -84,6 +84,9 @@ class LegalMoves:
         self._specs = generate(state)
         self._history = state.history  # every move pushed goes onto it: its length says when to list again
         self._at = len(state.history)
+
+    def __reduce__(self) -> tuple[object, ...]:  # compiled by mypyc too: made by __init__, then its state
+        return LegalMoves, (self._state,), self.__getstate__()
 
     def _fresh(self) -> list[Spec]:
         """The list for the state as it is now (made again if a move was pushed since)."""
@@ -163,7 +166,7 @@ def materialize(state: GameState, spec: Spec) -> Move:
     return move
 
 
-_MOVES: dict[tuple[str, tuple[tuple[int, tuple[int, ...]], ...]], Move] = {}
+_MOVES: Final[dict[tuple[str, tuple[tuple[int, tuple[int, ...]], ...]], Move]] = {}
 """Moves made from kinds, kept: equal moves are equal values, so they can be shared."""
 
 
@@ -186,12 +189,12 @@ def push_spec(state: GameState, spec: Spec) -> None:
     state.push(materialize(state, spec))
 
 
-_SIMPLE = SIMPLE_MOVES
-_SIMPLE_PILE = SIMPLE_MOVES[PILE]
-_PLAY = Phase.PLAY
-_DRAW_PHASE = Phase.DRAW
-_ANSWER = Phase.ANSWER
-_STOCK = Drew.STOCK
+_SIMPLE: Final = SIMPLE_MOVES
+_SIMPLE_PILE: Final = SIMPLE_MOVES[PILE]
+_PLAY: Final = Phase.PLAY
+_DRAW_PHASE: Final = Phase.DRAW
+_ANSWER: Final = Phase.ANSWER
+_STOCK: Final = Drew.STOCK
 
 
 def _groups_of(spec: Spec) -> Groups:
@@ -311,18 +314,18 @@ def _pile_specs(state: GameState, seat: int) -> list[Spec]:
     return specs
 
 
-_NATURAL_MASK = (1 << NUM_NATURAL) - 1
-_WILD_MELD_BIT = 1 << WILD_MELD
-_BITS: tuple[tuple[int, ...], ...] = tuple(
+_NATURAL_MASK: Final = (1 << NUM_NATURAL) - 1
+_WILD_MELD_BIT: Final = 1 << WILD_MELD
+_BITS: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(r for r in range(NUM_NATURAL) if m >> r & 1) for m in range(1 << NUM_NATURAL)
 )
 """The natural ranks in each bit mask of ranks."""
-_DISCARDS: dict[int, list[Spec]] = {}
+_DISCARDS: Final[list[list[Spec] | None]] = [None] * (1 << NUM_KINDS)  # by mask: a list is quicker than a dict
 
 
 def _discards(mask: int) -> list[Spec]:
     """A discard of each kind in a hand's bit mask of kinds (a fresh list)."""
-    found = _DISCARDS.get(mask)
+    found = _DISCARDS[mask]
     if found is None:
         found = _DISCARDS[mask] = [_DISCARD[k] for k in range(NUM_KINDS) if mask >> k & 1]
     return found[:]
@@ -333,14 +336,14 @@ def _meld_spec(rank: int, n: int, t: int, j: int) -> Spec:
 
 
 # One-group melds of a side that has melded, prebuilt: new melds of three, one card added.
-_NEW3 = tuple(_meld_spec(r, MIN_MELD, 0, 0) for r in range(NUM_NATURAL))
-_NEW2T = tuple(_meld_spec(r, 2, 1, 0) for r in range(NUM_NATURAL))
-_NEW2J = tuple(_meld_spec(r, 2, 0, 1) for r in range(NUM_NATURAL))
-_ADDN = tuple(_meld_spec(r, 1, 0, 0) for r in range(NUM_NATURAL))
-_ADDT = tuple(_meld_spec(r, 0, 1, 0) for r in range(NUM_NATURAL))
-_ADDJ = tuple(_meld_spec(r, 0, 0, 1) for r in range(NUM_NATURAL))
-_ADD_WILD_MELD = (_meld_spec(WILD_MELD, 0, 1, 0), _meld_spec(WILD_MELD, 0, 0, 1))
-_NEW_WILD_MELD = {(t, MIN_MELD - t): _meld_spec(WILD_MELD, 0, t, MIN_MELD - t) for t in range(MIN_MELD + 1)}
+_NEW3: Final = tuple(_meld_spec(r, MIN_MELD, 0, 0) for r in range(NUM_NATURAL))
+_NEW2T: Final = tuple(_meld_spec(r, 2, 1, 0) for r in range(NUM_NATURAL))
+_NEW2J: Final = tuple(_meld_spec(r, 2, 0, 1) for r in range(NUM_NATURAL))
+_ADDN: Final = tuple(_meld_spec(r, 1, 0, 0) for r in range(NUM_NATURAL))
+_ADDT: Final = tuple(_meld_spec(r, 0, 1, 0) for r in range(NUM_NATURAL))
+_ADDJ: Final = tuple(_meld_spec(r, 0, 0, 1) for r in range(NUM_NATURAL))
+_ADD_WILD_MELD: Final = (_meld_spec(WILD_MELD, 0, 1, 0), _meld_spec(WILD_MELD, 0, 0, 1))
+_NEW_WILD_MELD: Final = {(t, MIN_MELD - t): _meld_spec(WILD_MELD, 0, t, MIN_MELD - t) for t in range(MIN_MELD + 1)}
 
 
 def _play_specs(state: GameState) -> list[Spec]:
@@ -367,7 +370,7 @@ def _play_specs(state: GameState) -> list[Spec]:
     cap_rule = rules.wilds_at_most_naturals
     mask = state.kmask[seat]
     if discard_ok:
-        found = _DISCARDS.get(mask)
+        found = _DISCARDS[mask]
         specs = found[:] if found is not None else _discards(mask)
     else:
         specs = []

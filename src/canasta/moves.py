@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Final
 
 from .cards import (
     BLACK_THREE,
@@ -36,14 +37,14 @@ from .cards import (
 )
 from .errors import CardError, MoveSyntaxError
 
-DRAW = "draw"
-PILE = "pile"
-MELD = "meld"
-DISCARD = "discard"
-ASK = "ask"
-YES = "yes"
-NO = "no"
-ACTIONS = (DRAW, PILE, MELD, DISCARD, ASK, YES, NO)
+DRAW: Final = "draw"
+PILE: Final = "pile"
+MELD: Final = "meld"
+DISCARD: Final = "discard"
+ASK: Final = "ask"
+YES: Final = "yes"
+NO: Final = "no"
+ACTIONS: Final = (DRAW, PILE, MELD, DISCARD, ASK, YES, NO)
 
 
 
@@ -72,7 +73,7 @@ class Drew(StrEnum):
         return f"Drew.{self.name}"
 
 
-RANK_NAMES = MELD_RANK_CHARS  # index = meld rank: A .. 4, then 3 (black threes), W (wild cards)
+RANK_NAMES: Final = MELD_RANK_CHARS  # index = meld rank: A .. 4, then 3 (black threes), W (wild cards)
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +121,9 @@ class Group:
     def __repr__(self) -> str:
         return f"Group.parse({str(self)!r})"
 
+    def __reduce__(self) -> tuple[type[Group], tuple[int, tuple[int, ...]]]:
+        return Group, (self.rank, self.cards)  # pickled by its fields: so it is compiled too (mypyc)
+
     @classmethod
     def parse(cls, text: str) -> Group:
         """Parse one group (``KS KD 2C`` or ``K: 2C JK``)."""
@@ -142,8 +146,8 @@ class Move:
     _text: str | None = field(default=None, init=False, repr=False, compare=False)  # str(), once made
 
     @classmethod
-    def parse(cls, text: str) -> Move:
-        """Parse one line of move text; raises :class:`MoveSyntaxError` naming the problem."""
+    def parse(cls, text: object) -> Move:
+        """Parse one line of move text; raises :class:`MoveSyntaxError` naming the problem (also for non-text)."""
         if not isinstance(text, str):
             raise MoveSyntaxError(f"a move is a line of text, not {text!r}")
         line = text.strip()
@@ -171,6 +175,9 @@ class Move:
 
     def __repr__(self) -> str:
         return f"Move.parse({str(self)!r})"
+
+    def __reduce__(self) -> tuple[type[Move], tuple[str, tuple[Group, ...], int | None]]:
+        return Move, (self.action, self.groups, self.card)  # pickled by its fields: so it is compiled too
 
     def __str__(self) -> str:
         text = self._text
@@ -217,8 +224,8 @@ def _group(text: str, line: str) -> Group:
     return Group.of([_card(p, line) for p in parts], rank)
 
 
-SIMPLE_MOVES: dict[str, Move] = {name: Move(name) for name in (DRAW, PILE, ASK, YES, NO)}
+SIMPLE_MOVES: Final[dict[str, Move]] = {name: Move(name) for name in (DRAW, PILE, ASK, YES, NO)}
 """The moves without cards (``pile`` alone included), made once: equal moves may be shared."""
-_SIMPLE = SIMPLE_MOVES
-DISCARD_MOVES: tuple[Move, ...] = tuple(Move(DISCARD, card=code) for code in range(NUM_CODES))
+_SIMPLE: Final = SIMPLE_MOVES
+DISCARD_MOVES: Final[tuple[Move, ...]] = tuple(Move(DISCARD, card=code) for code in range(NUM_CODES))
 """The discard of each card code, made once."""

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any
+from typing import Any, Final
 
 from . import judge
 from .cards import (
@@ -70,7 +70,7 @@ class Resampler:
             "turn": view.turn,
             "scores": view.scores,
             "pile": view.pile,
-            "melds": view.melds,
+            "melds": tuple(dict(side) for side in view.melds),  # plain dicts: a resampler pickles
             "red_threes": view.red_threes,
             "melded": view.melded,
             "frozen": view.pile_frozen and not freezers and not rules.pile_always_frozen,
@@ -109,6 +109,9 @@ class Resampler:
         self.red_seats = set() if rules.red_threes_at_deal else {
             o for o in range(players) if o != seat and o not in played
         }
+
+    def __reduce__(self) -> tuple[object, ...]:  # compiled by mypyc too: made by __init__, then its state
+        return Resampler, (self.view,), self.__getstate__()
 
     def _set_turn(self) -> None:
         """The history and the turn in progress, from the view."""
@@ -280,7 +283,7 @@ class Resampler:
         return GameState.setup(self.rules, hands=hands, stock=stock, **self.public)
 
 
-ASK_TRIES = 100
+ASK_TRIES: Final = 100
 """Random deals tried for an asker's hand that can go out, before choosing its cards."""
 
 

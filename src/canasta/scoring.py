@@ -14,7 +14,7 @@ definition of what a canasta is called.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from operator import mul
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -65,6 +65,9 @@ class SideScore:
     in_hand: int = 0  # points of the cards left in its players' hands (subtracted)
     wild_bonus: int = 0  # the part of canasta_bonus earned by canastas of wild cards
     wild_penalty: int = 0  # the penalty for an unfinished meld of wild cards (taken off canasta_bonus)
+
+    def __reduce__(self) -> tuple[type[SideScore], tuple[int, ...]]:
+        return SideScore, tuple(getattr(self, f.name) for f in fields(self))  # pickles when compiled too
 
     @property
     def bonuses(self) -> int:
@@ -184,6 +187,9 @@ class HandResult:
     sides: tuple[SideScore, ...]
     went_out: int | None
     concealed: bool
+
+    def __reduce__(self) -> tuple[type[HandResult], tuple[object, ...]]:
+        return HandResult, (self.sides, self.went_out, self.concealed)  # pickles when compiled too
 
     @property
     def totals(self) -> tuple[int, ...]:

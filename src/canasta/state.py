@@ -26,6 +26,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from . import judge
 from .cards import (
@@ -52,12 +53,12 @@ from .rules import Rules
 from .scoring import HandResult, match_winner, score_hand
 from .views import View, make_view
 
-DRAW_PHASE = Phase.DRAW
-PLAY_PHASE = Phase.PLAY
-ANSWER_PHASE = Phase.ANSWER
-OVER_PHASE = Phase.OVER
-_STOCK = Drew.STOCK
-_PILE = Drew.PILE
+DRAW_PHASE: Final = Phase.DRAW
+PLAY_PHASE: Final = Phase.PLAY
+ANSWER_PHASE: Final = Phase.ANSWER
+OVER_PHASE: Final = Phase.OVER
+_STOCK: Final = Drew.STOCK
+_PILE: Final = Drew.PILE
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +75,9 @@ class TurnSoFar:
     answer: bool | None = None
     turn_cards: tuple[int, ...] = ()
     was_melded: bool | None = None
+
+    def __reduce__(self) -> tuple[type[TurnSoFar], tuple[object, ...]]:
+        return TurnSoFar, (self.phase, self.drew, self.asked, self.answer, self.turn_cards, self.was_melded)
 
 
 class GameState:
@@ -161,6 +165,8 @@ class GameState:
 
     def __init__(self, rules: Rules | str = "classic") -> None:
         """An empty table; use :meth:`deal`, :meth:`setup` or :func:`canasta.position.from_position`."""
+        if rules is _BARE:  # copy(): compiled by mypyc, GameState.__new__(GameState, _BARE) comes here
+            return
         self.rules = rules if isinstance(rules, Rules) else Rules.parse(rules)
         self.players = self.rules.players
         self.sides = self.rules.sides
@@ -381,7 +387,7 @@ class GameState:
 
     def copy(self) -> GameState:
         """An independent copy (for search); much cheaper than ``copy.deepcopy``."""
-        new = GameState.__new__(GameState)
+        new = GameState.__new__(GameState, _BARE)  # type: ignore[call-arg]  # no __init__ (compiled: one that stops)
         new.rules = self.rules
         new.players = self.players
         new.sides = self.sides
@@ -817,8 +823,9 @@ class GameState:
         self.phase = OVER_PHASE
 
 
-_RED_THREE_BIT = 1 << RED_THREE
-_DRAW_MOVE = SIMPLE_MOVES[DRAW]
+_RED_THREE_BIT: Final = 1 << RED_THREE
+_BARE: Final = "a bare GameState, for copy()"
+_DRAW_MOVE: Final = SIMPLE_MOVES[DRAW]
 
 
 def check_sitting_out(rules: Rules, seat: object) -> None:

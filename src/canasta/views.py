@@ -23,9 +23,9 @@ Never another hand or the stock.  Views are immutable: tuples and read-only mapp
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from .cards import BLACK_THREE, CANASTA_SIZE, MELD_RANK_CHARS, VALUE, card_text, codes_from_counts
 from .errors import SeatError
@@ -69,6 +69,13 @@ class PublicView:
     result: HandResult | None
     sheet: tuple[SheetRow, ...] = ()  # the hand's score sheet, once it is over (scoring.sheet_rows)
     sitting_out: int | None = None
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickles by its fields, the read-only mappings as dicts (process pools, Ray)."""
+        data = {f.name: getattr(self, f.name) for f in fields(self)}
+        data["melds"] = tuple(dict(side) for side in self.melds)
+        data["canastas"] = tuple(dict(side) for side in self.canastas)
+        return _unpickle, (type(self), data)
 
     @property
     def top(self) -> int | None:
@@ -208,16 +215,38 @@ def _public(state: GameState, history: bool, own: int | None) -> dict[str, Any]:
     }
 
 
+def _can_make_in_one_step() -> bool:
+    """True where a view can be made without its ``__init__`` (interpreted; compiled classes cannot)."""
+    try:
+        object.__new__(PublicView)
+    except TypeError:  # compiled by mypyc: a native class is made by its own constructor
+        return False
+    return True
+
+
+_ONE_STEP: Final = _can_make_in_one_step()
+
+
 def _new(cls: type[_V], fields: dict[str, Any]) -> _V:
-    """The view ``cls(**fields)``, made in one step: ``fields`` holds every field.
+    """The view ``cls(**fields)``, made in one step where it can be: ``fields`` holds every field.
 
     A frozen dataclass's ``__init__`` sets its fields one by one through ``object.__setattr__``;
     for 26 fields that is most of the cost of a view, which every bot move and every
-    learning step pays.  The tests check that views made here hold every field.
+    learning step pays.  The tests check that views made here hold every field.  Compiled
+    by mypyc, the class's own constructor is fast and the only way.
     """
+    if not _ONE_STEP:
+        return cls(**fields)
     view = object.__new__(cls)
     view.__dict__.update(fields)
     return view
+
+
+def _unpickle(cls: type[_V], data: dict[str, Any]) -> _V:
+    """A pickled view made again, its mappings read-only as before."""
+    data["melds"] = tuple(MappingProxyType(side) for side in data["melds"])
+    data["canastas"] = tuple(MappingProxyType(side) for side in data["canastas"])
+    return _new(cls, data)
 
 
 def public_view(state: GameState, history: bool = True) -> PublicView:

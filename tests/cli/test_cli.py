@@ -192,6 +192,7 @@ def test_bench_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["hands"] == 20
     assert data["decisions"] > 20
     assert data["seconds"] >= 0 and data["decisions_per_s"] > 0 and data["hands_per_s"] > 0
+    assert data["build"] in ("interpreted", "compiled (mypyc)")
 
 
 def test_bench_is_deterministic_in_its_decisions(capsys: pytest.CaptureFixture[str]) -> None:

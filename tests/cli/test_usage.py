@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import canasta
+from canasta.buildinfo import build
 from canasta.cli import build_parser, main
 from canasta.rules import OPTION_NAMES, PRESETS
 from canasta.text.options import OPTIONS, default_text, options_help
@@ -46,7 +47,7 @@ def test_version_is_the_package_version(capsys: pytest.CaptureFixture[str]) -> N
     code, out, err = run(["--version"], capsys)
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
     assert (code, err) == (0, "")
-    assert out == f"canasta {installed_version('canasta')}\n"
+    assert out == f"canasta {installed_version('canasta')}, {build()}\n"
     assert installed_version("canasta") == canasta.__version__ == project
 
 
@@ -203,7 +204,7 @@ def test_canasta_alone_in_a_process_prints_help_and_version() -> None:
     done = run_process()
     assert done.returncode == 0 and done.stdout.startswith("usage: canasta") and done.stderr == ""
     done = run_process("--version")
-    assert (done.returncode, done.stdout) == (0, f"canasta {canasta.__version__}\n")
+    assert (done.returncode, done.stdout) == (0, f"canasta {canasta.__version__}, {build()}\n")
 
 
 # -- progress only on a terminal ---------------------------------------------------------------------

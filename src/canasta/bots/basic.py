@@ -25,6 +25,9 @@ class BasicBot:
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
 
+    def __reduce__(self) -> tuple[object, ...]:  # compiled by mypyc too: made by __init__, then its state
+        return BasicBot, (self.rng,), self.__getstate__()
+
     def choose(self, view: View, moves: Sequence[Move]) -> Move:
         """The move a beginner would make."""
         by_action: dict[str, list[Move]] = {}

@@ -53,7 +53,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from typing import Final
 
 from ..cards import (
     BLACK_THREE,
@@ -73,12 +74,12 @@ from ..views import View
 from .tracking import Knowledge
 
 # Score bands: higher bands are played first within a turn.
-ANSWER_BAND = 50_000.0
-ASK_BAND = 40_000.0
-OUT_BAND = 30_000.0
-MELD_BAND = 10_000.0
-DISCARD_BAND = 5_000.0
-REFUSE = -10_000.0
+ANSWER_BAND: Final = 50_000.0
+ASK_BAND: Final = 40_000.0
+OUT_BAND: Final = 30_000.0
+MELD_BAND: Final = 10_000.0
+DISCARD_BAND: Final = 5_000.0
+REFUSE: Final = -10_000.0
 
 Note = tuple[object, ...]
 """Why a move got its score: a tag and a few facts (for hints)."""
@@ -124,6 +125,9 @@ class ExpertParams:
     answer_yes_points: int = 60  # say yes when your hand is worth this little
     answer_yes_lead: int = 400  # ... or the side leads by this much
 
+    def __reduce__(self) -> tuple[type[ExpertParams], tuple[object, ...]]:
+        return ExpertParams, tuple(getattr(self, f.name) for f in fields(self))  # pickles when compiled too
+
 
 class ExpertBot:
     """Book strategy: pile value, safe discards by counting cards, canastas before going out."""
@@ -134,6 +138,9 @@ class ExpertBot:
     def __init__(self, rng: random.Random, params: ExpertParams | None = None) -> None:
         self.rng = rng
         self.params = params if params is not None else ExpertParams()
+
+    def __reduce__(self) -> tuple[object, ...]:  # compiled by mypyc too: made by __init__, then its state
+        return ExpertBot, (self.rng,), self.__getstate__()
 
     def choose(self, view: View, moves: Sequence[Move]) -> Move:
         """The best-scored move."""
@@ -162,6 +169,9 @@ class _Scorer:
         self.p = params
         self.t = Knowledge(view)
         self._pile_worth: float | None = None
+
+    def __reduce__(self) -> tuple[object, ...]:  # compiled by mypyc too: made by __init__, then its state
+        return _Scorer, (self.view, self.p), self.__getstate__()
 
     # -- the decision -------------------------------------------------------------------
 

@@ -18,6 +18,9 @@ class RandomBot:
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
 
+    def __reduce__(self) -> tuple[object, ...]:  # compiled by mypyc too: made by __init__, then its state
+        return RandomBot, (self.rng,), self.__getstate__()
+
     def choose(self, view: View, moves: Sequence[Move]) -> Move:
         """Any legal move, each as likely."""
         return moves[self.rng.randrange(len(moves))]

@@ -48,6 +48,9 @@ class Budget:
     seconds: float | None = 0.3
     rollouts: int | None = None
 
+    def __reduce__(self) -> tuple[type[Budget], tuple[float | None, int | None]]:
+        return Budget, (self.seconds, self.rollouts)  # pickles when compiled too
+
 
 def parse_budget(name: str) -> Budget:
     """The budget in a bot name: ``search``, ``search:100ms``, ``search:1s``, ``search:200``."""
@@ -95,6 +98,9 @@ class SearchBot:
         self.margin = margin  # points a move must gain over the expert's choice to replace it
         self.confidence = confidence  # ... and standard errors of that gain
         self.last: list[tuple[Move, float, int]] = []  # the last decision: move, mean, rollouts
+
+    def __reduce__(self) -> tuple[object, ...]:  # compiled by mypyc too: made by __init__, then its state
+        return SearchBot, (self.rng,), self.__getstate__()
 
     def choose(self, view: View, moves: Sequence[Move]) -> Move:
         """The candidate with the best mean rollout result."""

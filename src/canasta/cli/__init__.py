@@ -72,12 +72,19 @@ def version() -> str:
         return __version__
 
 
+def build() -> str:
+    """Which build runs: ``interpreted`` or ``compiled (mypyc)`` (see :mod:`canasta.buildinfo`)."""
+    from ..buildinfo import build as which
+
+    return which()
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The ``canasta`` parser with every subcommand."""
     parser = Parser(prog="canasta", description=DESCRIPTION, epilog=EPILOG,
                     formatter_class=DescriptionFormatter)
-    parser.add_argument("--version", action="version", version=f"canasta {version()}",
-                        help="print the version of canasta and exit")
+    parser.add_argument("--version", action="version", version=f"canasta {version()}, {build()}",
+                        help="print the version of canasta and its build (interpreted or compiled), and exit")
     sub = parser.add_subparsers(dest="command", title="commands", metavar="COMMAND")
     for name in COMMANDS:
         importlib.import_module(name).register(sub)

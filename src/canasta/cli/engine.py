@@ -33,6 +33,7 @@ def cmd_legal(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
+    from ..buildinfo import build
     from ..testing.bench import copy_cost, random_hands
 
     rules = rules_from_args(args.preset, args.set)
@@ -42,11 +43,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({k: result[k] for k in ("hands", "decisions", "seconds", "decisions_per_s",
                                                   "hands_per_s")} | ({"copy_us": result["copy_us"]}
-                                                                    if "copy_us" in result else {})))
+                                                                    if "copy_us" in result else {})
+                         | {"build": build()}))
     else:
         print(f"{result['preset']}: {result['hands']} hands, {result['decisions']} decisions in "
               f"{result['seconds']:.2f} s: {result['decisions_per_s']:,} decisions/s, "
-              f"{result['hands_per_s']:,} hands/s")
+              f"{result['hands_per_s']:,} hands/s ({build()})")
         if "copy_us" in result:
             print(f"GameState.copy(): {result['copy_us']} µs")
     return 0

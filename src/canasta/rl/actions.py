@@ -45,26 +45,27 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import compress
+from typing import Final
 
 from ..cards import KIND_CHARS, MELD_RANK_CHARS, NUM_KINDS, NUM_MELD_RANKS, NUM_NATURAL
 from ..legal import Spec, generate, materialize
 from ..moves import ASK, DISCARD, DRAW, MELD, NO, PILE, YES, Move
 from ..state import GameState
 
-DRAW_ACTION = 0
-PILE_ACTION = 1
-COMMIT = 2
-ASK_ACTION = 3
-YES_ACTION = 4
-NO_ACTION = 5
-DISCARD_BASE = 6
-STAGE_BASE = DISCARD_BASE + NUM_KINDS  # 21
-NUM_SLOTS = NUM_NATURAL + 1 + 2 * NUM_MELD_RANKS  # 38 staging slots
-TWO_SLOT = NUM_NATURAL + 1  # slot of a 2 onto rank r: TWO_SLOT + r
-JOKER_SLOT = TWO_SLOT + NUM_MELD_RANKS  # slot of a joker onto rank r: JOKER_SLOT + r
-NUM_ACTIONS = STAGE_BASE + NUM_SLOTS  # 59
+DRAW_ACTION: Final = 0
+PILE_ACTION: Final = 1
+COMMIT: Final = 2
+ASK_ACTION: Final = 3
+YES_ACTION: Final = 4
+NO_ACTION: Final = 5
+DISCARD_BASE: Final = 6
+STAGE_BASE: Final = DISCARD_BASE + NUM_KINDS  # 21
+NUM_SLOTS: Final = NUM_NATURAL + 1 + 2 * NUM_MELD_RANKS  # 38 staging slots
+TWO_SLOT: Final = NUM_NATURAL + 1  # slot of a 2 onto rank r: TWO_SLOT + r
+JOKER_SLOT: Final = TWO_SLOT + NUM_MELD_RANKS  # slot of a joker onto rank r: JOKER_SLOT + r
+NUM_ACTIONS: Final = STAGE_BASE + NUM_SLOTS  # 59
 
-_FIXED = {DRAW_ACTION: "draw", PILE_ACTION: "pile", COMMIT: "commit", ASK_ACTION: "ask",
+_FIXED: Final = {DRAW_ACTION: "draw", PILE_ACTION: "pile", COMMIT: "commit", ASK_ACTION: "ask",
           YES_ACTION: "yes", NO_ACTION: "no"}
 
 
@@ -78,7 +79,7 @@ def _slot_text(slot: int) -> str:
     return "JK>" + MELD_RANK_CHARS[slot - JOKER_SLOT]
 
 
-ACTION_NAMES: tuple[str, ...] = tuple(
+ACTION_NAMES: Final[tuple[str, ...]] = tuple(
     _FIXED[a] if a < DISCARD_BASE
     else f"discard {KIND_CHARS[a - DISCARD_BASE]}" if a < STAGE_BASE
     else f"stage {_slot_text(a - STAGE_BASE)}"
@@ -86,7 +87,7 @@ ACTION_NAMES: tuple[str, ...] = tuple(
 )
 """The text of every action, by id."""
 
-_PARSE = {name.lower(): a for a, name in enumerate(ACTION_NAMES)}
+_PARSE: Final = {name.lower(): a for a, name in enumerate(ACTION_NAMES)}
 
 
 def action_to_string(action: int) -> str:
@@ -109,7 +110,7 @@ def string_to_action(text: str) -> int:
 Plan = tuple[int, ...]
 """A staged plan: a count per staging slot (``NUM_SLOTS`` long)."""
 
-EMPTY_PLAN: Plan = (0,) * NUM_SLOTS
+EMPTY_PLAN: Final[Plan] = (0,) * NUM_SLOTS
 
 
 def spec_plan(spec: Spec) -> Plan:
@@ -128,7 +129,7 @@ def spec_plan(spec: Spec) -> Plan:
 _StagePlan = tuple[dict[int, int], Spec, int]
 """A ``meld`` or ``pile`` move's staging counts (slot -> cards, no zeros), itself, its card count."""
 
-_STAGE_PLANS: dict[Spec, _StagePlan] = {}
+_STAGE_PLANS: Final[dict[Spec, _StagePlan]] = {}
 
 
 def _stage_plan(spec: Spec) -> _StagePlan:
@@ -152,7 +153,7 @@ def _stage_plan(spec: Spec) -> _StagePlan:
     return found
 
 
-_SIMPLE_ACTIONS = {DRAW: DRAW_ACTION, PILE: PILE_ACTION, ASK: ASK_ACTION, YES: YES_ACTION, NO: NO_ACTION}
+_SIMPLE_ACTIONS: Final = {DRAW: DRAW_ACTION, PILE: PILE_ACTION, ASK: ASK_ACTION, YES: YES_ACTION, NO: NO_ACTION}
 
 
 class TurnActions:
@@ -174,6 +175,9 @@ class TurnActions:
         self._plans: list[_StagePlan] | None = None  # the meld and pile moves, when needed
         self._candidates: list[_StagePlan] = []  # those of the staged mode containing the staged cards
         self._mask: bytearray | None = None
+
+    def __reduce__(self) -> tuple[object, ...]:  # compiled by mypyc too: made by __init__, then its state
+        return TurnActions, (self.state,), self.__getstate__()
 
     def _sync(self) -> None:
         state = self.state
@@ -329,9 +333,9 @@ class TurnActions:
         return f"{self.mode}: " + " ".join(parts)
 
 
-_ALL_ACTIONS = range(NUM_ACTIONS)
-_DISCARD_SPECS: tuple[Spec, ...] = tuple((DISCARD, kind) for kind in range(NUM_KINDS))
-_ACTION_SPECS: dict[int, Spec] = {DRAW_ACTION: (DRAW, None), ASK_ACTION: (ASK, None), YES_ACTION: (YES, None),
+_ALL_ACTIONS: Final = range(NUM_ACTIONS)
+_DISCARD_SPECS: Final[tuple[Spec, ...]] = tuple((DISCARD, kind) for kind in range(NUM_KINDS))
+_ACTION_SPECS: Final[dict[int, Spec]] = {DRAW_ACTION: (DRAW, None), ASK_ACTION: (ASK, None), YES_ACTION: (YES, None),
                                   NO_ACTION: (NO, None)}
 
 

@@ -8,7 +8,7 @@ of its rules.  Observations come from :func:`canasta.views.make_view` only.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -20,7 +20,7 @@ from ..views import make_view
 from .actions import NUM_ACTIONS, TurnActions
 from .observation import Array, Encoder
 
-REWARD_SCALE = 1000.0
+REWARD_SCALE: Final = 1000.0
 """Rewards are points divided by this (a hand's margin is then about -3 .. 3)."""
 
 Mask = npt.NDArray[np.int8]
@@ -96,6 +96,9 @@ class Hand:
         self.state = GameState(rules)
         self.turn = TurnActions(self.state)
         self._empty_mask: Mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+
+    def __reduce__(self) -> tuple[object, ...]:  # compiled by mypyc too: made by __init__, then its state
+        return Hand, (self.rules,), self.__getstate__()
 
     def deal(self, rng: random.Random, dealer: int = 0, scores: list[int] | None = None) -> None:
         """Deal a new hand (again, in the rare case that it ends at the deal)."""

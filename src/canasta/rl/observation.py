@@ -46,7 +46,7 @@ piece              size        meaning
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -60,8 +60,8 @@ from .actions import NUM_SLOTS
 if TYPE_CHECKING:
     from ..state import GameState
 
-PHASES = tuple(Phase)
-SCORE_CLIP = 30.0
+PHASES: Final = tuple(Phase)
+SCORE_CLIP: Final = 30.0
 
 Array = npt.NDArray[np.float32]
 
@@ -298,10 +298,10 @@ class Encoder:
         return [{"name": n, "start": sl.start, "size": sl.stop - sl.start} for n, sl in self.slices.items()]
 
 
-_NO_KINDS = bytes(NUM_KINDS)
+_NO_KINDS: Final = bytes(NUM_KINDS)
 _MELD_STAGING, _PILE_STAGING = bytes((1, 0)), bytes((0, 1))
-_NO_CARDS = [0] * NUM_CODES
-_PILE_BYTES = 1 + (NUM_KINDS + 1) + NUM_KINDS  # pile_size, pile_top, pile_kinds
+_NO_CARDS: Final = [0] * NUM_CODES
+_PILE_BYTES: Final = 1 + (NUM_KINDS + 1) + NUM_KINDS  # pile_size, pile_top, pile_kinds
 
 
 def _thousands(points: int) -> float:
