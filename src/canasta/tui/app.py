@@ -23,12 +23,13 @@ from ..bots.hints import hint
 from ..cards import KIND, NUM_NATURAL, card_text
 from ..errors import CanastaError
 from ..moves import DRAW, MELD, PILE, Move, Phase
-from ..views import View
-from .scoresheet import log_lines, match_sheets
+from ..views import PublicView, View, public_view
+from .scoresheet import match_sheets
 from .selection import group_texts, rank_words, wild_rank_choices, wild_splits
 from .session import Session, SessionError, default_save_path
 from .table import Line, card_label, hand_lines, pile_line, players_lines, pretty_move, rows, side_lines
 from .widgets import ChoiceScreen, CoverScreen, PromptScreen, QuitScreen, TextScreen, to_text
+from .words import deal_words, say_move, tell
 
 KEYS: list[Line] = [
     [("←→", "bold"), (" cursor  ", ""), ("space", "bold"), (" select  ", ""), ("esc", "bold"), (" clear  ", ""),
@@ -110,6 +111,9 @@ class TableScreen(Screen[None]):
         self._sheet_for = 0  # the hand whose score sheet was shown at its end
         self.hinted: Move | None = None  # the last hint's move, highlighted when a choice offers it
         self.fresh: list[int] = []  # the cards the revealed player just drew or took, until their next move
+        self.told: list[tuple[int, str]] = []  # this hand's log in words (words.tell): (move number, sentence)
+        self._told_of: tuple[int, int] = (0, 0)  # the hand and the number of moves the log has told
+        self._public: PublicView | None = None  # the public view the log last saw
 
     # -- layout ---------------------------------------------------------------------------
 
@@ -143,6 +147,24 @@ class TableScreen(Screen[None]):
             problem = self.session.autosave(self.autosave)
             if problem is not None:
                 self.message = [(problem, "bold red")]
+
+    def note(self, *_: object) -> None:
+        """Tell the log in words what happened since it last looked (every move passes here)."""
+        s = self.session
+        after = public_view(s.state)
+        names = s.names
+        hand, seen = self._told_of
+        before = self._public
+        if hand != s.hand_number or before is None or len(after.history) < seen:
+            self.told = [(-1, line) for line in deal_words(after, names)] if not after.history else []
+            seen, before = 0, None
+        new = after.history[seen:]
+        if len(new) == 1 and before is not None and len(before.history) == seen:
+            self.told += [(seen, line) for line in tell(before, after, new[0][0], new[0][1], names)]
+        else:  # moves seen only in the history (a match resumed mid-hand): from their notation
+            self.told += [(seen + i, say_move(names[seat], text)) for i, (seat, text) in enumerate(new)]
+        self._told_of = (s.hand_number, len(after.history))
+        self._public = after
 
     def on_resize(self, event: Resize) -> None:
         """Lines wrap to the new width."""
@@ -241,10 +263,10 @@ class TableScreen(Screen[None]):
         return [(f"{who}: ", "bold green"), (PHASE_PROMPTS.get(state.phase, state.phase), "")]
 
     def recent(self, view: View, lines: int, width: int) -> list[Line]:
-        """The moves since the viewer last moved, newest last, as many as fit in ``lines`` rows."""
+        """The moves since the viewer last moved, in words, newest last, as many as fit in ``lines`` rows."""
         history = view.history
         start = max((i + 1 for i, (seat, _) in enumerate(history) if seat == view.seat), default=0)
-        moves = [f"{self.session.names[seat]}: {pretty_move(text)}" for seat, text in history[start:]]
+        moves = [text for i, text in self.told if i >= start]
         if not moves or lines <= 0:
             return []
         text = " · ".join(moves)
@@ -264,8 +286,9 @@ class TableScreen(Screen[None]):
     def advance(self) -> None:
         """Let computer players move (at once, or one per pause), then hand over to a person."""
         s = self.session
+        self.note()
         if self.bot_delay <= 0:
-            s.table.run_bots()
+            s.table.run_bots(self.note)
         self.keep()
         state = s.state
         if state.is_over:
@@ -304,6 +327,7 @@ class TableScreen(Screen[None]):
         self._bot_waiting = False
         if table.state_id == turn.state_id:  # nothing moved meanwhile
             table.submit(turn.seat, move, turn.state_id)
+            self.note()
         self.advance()
 
     def cover(self, seat: int) -> None:
@@ -358,6 +382,7 @@ class TableScreen(Screen[None]):
         except CanastaError as exc:
             self.say(f"Not allowed: {exc}", "bold red")
             return False
+        self.note()
         self.selected.clear()
         self.message = []
         self.hinted = None
@@ -565,10 +590,12 @@ class TableScreen(Screen[None]):
             at_bottom=True), typed)
 
     def action_log(self) -> None:
-        """The moves of this hand."""
-        view = self.session.state.view(self.viewer)
+        """The moves of this hand, in words."""
+        self.note()
+        lines = [f"{i + 1:3}. {text}" if i >= 0 and i != self.told[n - 1][0] else f"     {text}"
+                 for n, (i, text) in enumerate(self.told)]
         self.app.push_screen(TextScreen(f"Moves of hand {self.session.hand_number}",
-                                        log_lines(view.history, self.session.names), at_end=True))
+                                        lines or ["No move yet in this hand."], at_end=True))
 
     def action_scores(self) -> None:
         """The score sheet."""

@@ -27,7 +27,8 @@ from collections.abc import Sequence
 from ..match import Match
 from ..rules import Rules
 from ..scoring import HandResult, sheet_rows
-from .table import points, pretty_move
+from .table import points
+from .words import say_move
 
 LABEL = 20
 
@@ -86,7 +87,7 @@ def match_sheets(match: Match, width: int = 78) -> list[str]:
 
 
 def log_lines(history: Sequence[tuple[int, str]], names: Sequence[str]) -> list[str]:
-    """The moves of a hand, numbered, with suit symbols."""
+    """The moves of a hand, numbered, in words (:func:`canasta.tui.words.say_move`)."""
     if not history:
         return ["No move yet in this hand."]
-    return [f"{i:3}. {names[seat]}: {pretty_move(text)}" for i, (seat, text) in enumerate(history, 1)]
+    return [f"{i:3}. {say_move(names[seat], text)}" for i, (seat, text) in enumerate(history, 1)]
