@@ -27,7 +27,17 @@ from ..views import PublicView, View, public_view
 from .scoresheet import match_sheets
 from .selection import group_texts, rank_words, wild_rank_choices, wild_splits
 from .session import Session, SessionError, default_save_path
-from .table import Line, card_label, hand_lines, pile_line, players_lines, pretty_move, rows, side_lines
+from .table import (
+    Line,
+    card_label,
+    describe_groups,
+    hand_lines,
+    pile_line,
+    players_lines,
+    pretty_move,
+    rows,
+    side_lines,
+)
 from .widgets import ChoiceScreen, CoverScreen, PromptScreen, QuitScreen, TextScreen, to_text
 from .words import deal_words, say_move, tell
 
@@ -412,7 +422,15 @@ class TableScreen(Screen[None]):
             title, help_text = "The match is over", "q: leave · Esc: back to the table"
         else:
             title, help_text = "Score sheet", "Esc: close · ↑↓ PgUp PgDn: scroll"
-        self.app.push_screen(TextScreen(title, match_sheets(match, width), help_text,
+        lines = match_sheets(match, width)
+        view = public_view(s.state)
+        if at_end and view.hands_left:  # every hand is turned up when the hand ends
+            out = view.result.went_out if view.result is not None else None
+            lines = ["Cards left in each hand:",
+                     *(f"  {s.names[seat]}: "
+                       + (describe_groups(cards) if cards else "went out" if seat == out else "none")
+                       for seat, cards in enumerate(view.hands_left)), "", *lines]
+        self.app.push_screen(TextScreen(title, lines, help_text,
                                         enter_result="next" if at_end and not match.is_over else None),
                              self._after_sheet)
 
