@@ -64,3 +64,84 @@ def test_the_cards_left_in_each_hand_are_turned_up_when_the_hand_ends(size: tupl
                 assert " ".join(card_label(c) for c in cards[:2]) in players.replace("\n", " ")
 
     run(app, size, script)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_play_again_at_the_match_end(size: tuple[int, int]) -> None:
+    session = Session.new(Rules.from_preset("classic", target=50), ["basic"] * 4, seed=3)
+    app = PlayApp(session, bot_delay=0)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        assert session.match.is_over and isinstance(app.screen, TextScreen)
+        assert "Enter: play again" in screen_text(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        again = app.table.session
+        assert again is not session and again.match.rules == session.match.rules and again.seats == session.seats
+        assert again.seed != session.seed or again.match is not session.match
+
+    run(app, size, script)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_keys_rules_and_melds_in_full_are_one_key_away(size: tuple[int, int]) -> None:
+    from canasta.text.rulebook import rules_text
+
+    rules = Rules.from_preset("classic", target=3000)
+    session = Session.new(rules, ["you"] + ["basic"] * 3, seed=7)
+    app = PlayApp(session, bot_delay=0)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        assert "k keys" in screen_text(app) and "r rules" in screen_text(app)
+        await pilot.press("k")
+        assert isinstance(app.screen, TextScreen) and app.screen.title_text == "Keys"
+        page = "\n".join(app.screen.lines)
+        assert "K×5·3w" in page and "draw from the stock" in page and "the rules of this table" in page
+        await pilot.press("escape", "r")
+        assert isinstance(app.screen, TextScreen) and app.screen.lines == rules_text(rules).splitlines()
+        assert "rules of this table" in screen_text(app)
+        await pilot.press("pagedown", "pagedown", "escape", "f")
+        assert isinstance(app.screen, TextScreen) and app.screen.title_text == "Melds in full"
+        view = session.state.view(0)
+        page = "\n".join(app.screen.lines)
+        assert "You & Basic 3" in page
+        for side in range(2):
+            for cards in view.melds[side].values():
+                assert " ".join(card_label(c) for c in sorted(cards)) in page
+        await pilot.press("escape")
+        assert isinstance(app.screen, TableScreen)
+
+    run(app, size, script)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_monochrome_by_no_color_and_by_the_c_key(size: tuple[int, int], monkeypatch: pytest.MonkeyPatch) -> None:
+    from rich.text import Text
+    from textual.widgets import Static
+
+    def colours(app: PlayApp) -> set[str]:
+        found = set()
+        for widget in ("hand", "pile", "sides"):
+            content = app.table.query_one(f"#{widget}", Static).content
+            assert isinstance(content, Text)
+            for span in content.spans:
+                style = str(span.style)
+                if "#" in style or " on " in f" {style} " or "red" in style or "magenta" in style:
+                    found.add(style)
+        return found
+
+    monkeypatch.setenv("NO_COLOR", "1")
+    session = Session.new(Rules(), ["you"] + ["basic"] * 3, seed=7)
+    app = PlayApp(session, bot_delay=0)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        assert app.table.mono and not colours(app)
+        await pilot.press("c")
+        assert not app.table.mono and colours(app)
+        await pilot.press("c")
+        assert app.table.mono and not colours(app) and "Monochrome" in screen_text(app)
+
+    run(app, size, script)
+    monkeypatch.delenv("NO_COLOR")
+    assert not PlayApp(Session.new(Rules(), ["you"] + ["basic"] * 3, seed=7), bot_delay=0).table.mono
+    assert PlayApp(Session.new(Rules(), ["you"] + ["basic"] * 3, seed=7), bot_delay=0, mono=True).table.mono

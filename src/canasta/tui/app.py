@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import random
 from collections import Counter
 from typing import ClassVar
 
@@ -23,6 +24,8 @@ from ..bots.hints import hint
 from ..cards import KIND, NUM_NATURAL, card_text
 from ..errors import CanastaError
 from ..moves import DRAW, MELD, PILE, Move, Phase
+from ..text.labels import meld_label
+from ..text.rulebook import rules_text
 from ..views import PublicView, View, public_view
 from .scoresheet import match_sheets
 from .selection import group_texts, rank_words, wild_rank_choices, wild_splits
@@ -37,6 +40,7 @@ from .table import (
     pretty_move,
     rows,
     side_lines,
+    side_name,
 )
 from .widgets import ChoiceScreen, CoverScreen, PromptScreen, QuitScreen, TextScreen, to_text
 from .words import deal_words, say_move, tell
@@ -45,9 +49,42 @@ KEYS: list[Line] = [
     [("←→", "bold"), (" cursor  ", ""), ("space", "bold"), (" select  ", ""), ("esc", "bold"), (" clear  ", ""),
      ("d", "bold"), (" draw  ", ""), ("p", "bold"), (" pile  ", ""), ("m", "bold"), (" meld  ", ""),
      ("x", "bold"), (" discard  ", ""), ("a", "bold"), (" ask", "")],
-    [("y n", "bold"), (" answer  ", ""), ("?", "bold"), (" hint  ", ""), (":", "bold"), (" type a move  ", ""),
-     ("L", "bold"), (" log  ", ""), ("s", "bold"), (" scores  ", ""), ("S", "bold"), (" save  ", ""),
-     ("q", "bold"), (" quit", "")],
+    [("y n", "bold"), (" answer  ", ""), ("?", "bold"), (" hint  ", ""), (":", "bold"), (" type  ", ""),
+     ("L", "bold"), (" log  ", ""), ("s", "bold"), (" scores  ", ""), ("r", "bold"), (" rules  ", ""),
+     ("k", "bold"), (" keys  ", ""), ("q", "bold"), (" quit", "")],
+]
+
+KEY_LIST = [
+    "Your hand",
+    "  ← → (h l)    move the cursor over your hand; Home End: to either end",
+    "  Space        select or unselect the card under the cursor",
+    "  Esc          unselect every card and clear the message",
+    "Moves",
+    "  d            draw from the stock",
+    "  p            take the pile (with the selected cards, or choose how)",
+    "  m            meld the selected cards (the wild cards' rank is asked if need be)",
+    "  x            discard the selected card, or the one under the cursor",
+    "  a            ask your partner: may I go out?     y n: answer yes or no",
+    "  :  /         type a move: draw · pile 9S 9H · meld KS KD KC, Q: JK · discard 4C",
+    "  ?            a hint: the computer player's move and why (its cards selected)",
+    "Pages",
+    "  L            the moves of this hand, in words",
+    "  f            every meld in full, card by card",
+    "  s            the score sheet, hand by hand",
+    "  r            the rules of this table, in full",
+    "  k            this list",
+    "Screen and match",
+    "  c            colours on or off (monochrome; NO_COLOR or --no-color start without)",
+    "  S            save the match to a file        q  Ctrl-C: leave (asks first)",
+    "  Enter        the next hand, once a hand is over; at the match's end: play again",
+    "",
+    "Short forms",
+    "  K×5·3w       a meld of 5 kings, 3 of them wild cards (f shows every card)",
+    "  W×4          a meld of wild cards only",
+    "  natural      a canasta (7 cards or more) without wild cards",
+    "  mixed        a canasta with some wild cards;  wild: of wild cards only",
+    "  ▶            whose turn it is; (dealer): who dealt; holds: cards known from the pile",
+    "  FROZEN       the pile may be taken only with a natural pair of its top card",
 ]
 
 def same_move(a: Move, b: Move) -> bool:
@@ -82,6 +119,10 @@ class TableScreen(Screen[None]):
         Binding("y", "simple('yes')", "yes", show=False),
         Binding("n", "simple('no')", "no", show=False),
         Binding("question_mark", "hint", "hint", show=False),
+        Binding("k,f1", "keys", "keys", show=False),
+        Binding("r", "rules", "rules", show=False),
+        Binding("f", "melds", "melds in full", show=False),
+        Binding("c", "colours", "colours", show=False),
         Binding("colon,slash", "type_move", "type a move", show=False),
         Binding("L", "log", "log", show=False),
         Binding("s", "scores", "scores", show=False),
@@ -98,8 +139,10 @@ class TableScreen(Screen[None]):
     """
 
     def __init__(self, session: Session, bot_delay: float = 0.4, save_path: str | None = None,
-                 autosave: str | os.PathLike[str] | None = None, offer: Session | None = None) -> None:
+                 autosave: str | os.PathLike[str] | None = None, offer: Session | None = None,
+                 mono: bool = False) -> None:
         super().__init__()
+        self.mono = mono  # no colours (NO_COLOR, --no-color, the c key)
         self.session = session
         self.autosave = autosave  # the file every move is kept in (None: not kept)
         self.offer = offer  # a match left unfinished, offered before this one starts
@@ -131,7 +174,7 @@ class TableScreen(Screen[None]):
         """Header, sides, pile, players, hand, status, recent moves, keys."""
         for name in ("header", "sides", "pile", "players", "hand-title", "hand", "status", "recent"):
             yield Static(id=name)
-        yield Static(to_text(KEYS), id="keys")
+        yield Static(to_text(KEYS, self.mono), id="keys")
 
     def on_mount(self) -> None:
         """Offer the match left unfinished, if any; then deal with whoever is to move first."""
@@ -195,7 +238,7 @@ class TableScreen(Screen[None]):
 
     def _set(self, widget: str, lines: list[Line]) -> None:
         self.drawn[widget] = lines
-        self.query_one(f"#{widget}", Static).update(to_text(lines))
+        self.query_one(f"#{widget}", Static).update(to_text(lines, self.mono))
 
     def redraw(self) -> None:
         """Draw everything from the viewer's view (the hand only when revealed)."""
@@ -238,6 +281,11 @@ class TableScreen(Screen[None]):
         budget = self.size.height - 2
         if sum(rows(lines, width) for lines in parts.values()) > budget:
             parts["sides"] = side_lines(view, names, width, mine, meld_lines=1, scores=totals)
+        if any("×" in text for line in parts["sides"] for text, _ in line):  # short forms: say what they mean
+            for note in (" · melds short: K×5·3w = 5 kings, 3 wild · f: in full", " · f: melds in full"):
+                if len(header) + len(note) <= width:
+                    parts["header"] = [[(header, ""), (note, "")]]
+                    break
         spare = budget - sum(rows(lines, width) for lines in parts.values())
         parts["recent"] = self.recent(view, min(2, spare), width)
         for name, lines in parts.items():
@@ -259,7 +307,7 @@ class TableScreen(Screen[None]):
         names = s.names
         if state.is_over:
             if s.match.is_over:
-                return [("The match is over. s: the score sheet · S: save · q: leave", "bold")]
+                return [("The match is over. Enter: play again · s: the score sheet · q: leave", "bold")]
             return [("The hand is over. Enter: the next hand · s: the score sheet", "bold")]
         seat = state.to_act
         if s.table.is_bot(seat):
@@ -419,7 +467,7 @@ class TableScreen(Screen[None]):
         if at_end and not match.is_over:
             title, help_text = f"Hand {len(match.results)} is over", "Enter: deal the next hand · Esc: the table"
         elif at_end:
-            title, help_text = "The match is over", "q: leave · Esc: back to the table"
+            title, help_text = "The match is over", "Enter: play again · q: leave · Esc: back to the table"
         else:
             title, help_text = "Score sheet", "Esc: close · ↑↓ PgUp PgDn: scroll"
         lines = match_sheets(match, width)
@@ -431,12 +479,14 @@ class TableScreen(Screen[None]):
                        + (describe_groups(cards) if cards else "went out" if seat == out else "none")
                        for seat, cards in enumerate(view.hands_left)), "", *lines]
         self.app.push_screen(TextScreen(title, lines, help_text,
-                                        enter_result="next" if at_end and not match.is_over else None),
+                                        enter_result=("again" if match.is_over else "next") if at_end else None),
                              self._after_sheet)
 
     def _after_sheet(self, answer: str | None) -> None:
         if answer == "next":
             self.next_hand()
+        elif answer == "again":
+            self.play_again()
         elif answer == "quit":
             self.action_quit_table()
 
@@ -450,6 +500,21 @@ class TableScreen(Screen[None]):
         self.selected.clear()
         self.cursor = 0
         self.message = []
+        self.advance()
+
+    def play_again(self) -> None:
+        """A new match at the same table: the same rules and seats, a new shuffle."""
+        old = self.session
+        if not old.match.is_over:
+            return
+        self.session = Session.new(old.match.rules, old.seats, random.randrange(2**31))
+        self.save_path = self._given_path or default_save_path(self.session.seed)
+        self._sheet_for = 0
+        self._public = None
+        self.fresh = []
+        self.selected.clear()
+        self.cursor = 0
+        self.message = [("A new match: the same table, a new shuffle.", "bold green")]
         self.advance()
 
     # -- keys ---------------------------------------------------------------------------
@@ -615,6 +680,37 @@ class TableScreen(Screen[None]):
         self.app.push_screen(TextScreen(f"Moves of hand {self.session.hand_number}",
                                         lines or ["No move yet in this hand."], at_end=True))
 
+    def action_keys(self) -> None:
+        """Every key, and what the short forms on the table mean."""
+        self.app.push_screen(TextScreen("Keys", KEY_LIST))
+
+    def action_rules(self) -> None:
+        """The complete rules of this table's game (its preset and every option set), scrollable."""
+        rules = self.session.match.rules
+        self.app.push_screen(TextScreen(f"The rules of this table ({rules.preset})",
+                                        rules_text(rules).splitlines()))
+
+    def action_melds(self) -> None:
+        """Every meld on the table in full, card by card, with the canastas named."""
+        s = self.session
+        view = s.state.view(self.viewer)
+        lines: list[str] = []
+        for side in range(view.rules.sides):
+            lines.append(f"{side_name(s.names, view, side)}: {len(view.melds[side])} meld"
+                         f"{'s' if len(view.melds[side]) != 1 else ''}")
+            for rank in sorted(view.melds[side]):
+                lines.append("  " + meld_label(rank, sorted(view.melds[side][rank]), view.canastas[side].get(rank)))
+            if view.red_threes[side]:
+                lines.append("  red threes: " + describe_groups(view.red_threes[side]))
+            lines.append("")
+        self.app.push_screen(TextScreen("Melds in full", lines))
+
+    def action_colours(self) -> None:
+        """Colours off (monochrome) or back on."""
+        self.mono = not self.mono
+        self.query_one("#keys", Static).update(to_text(KEYS, self.mono))
+        self.say("Monochrome: colours off (c: on again)." if self.mono else "Colours on (c: off).", "bold")
+
     def action_scores(self) -> None:
         """The score sheet."""
         self.show_sheet()
@@ -657,10 +753,10 @@ class TableScreen(Screen[None]):
         self.app.push_screen(QuitScreen(f"y: save to a file and leave\n{kept}\nEsc: go on playing"), answered)
 
     def action_enter(self) -> None:
-        """Enter: the next hand, or the score sheet at the end of the match."""
+        """Enter: the next hand, or a new match at the end of the match."""
         if self.session.state.is_over:
             if self.session.match.is_over:
-                self.show_sheet(at_end=True)
+                self.play_again()
             else:
                 self.next_hand()
 
@@ -676,9 +772,12 @@ class PlayApp(App[int]):
     ]
 
     def __init__(self, session: Session, bot_delay: float = 0.4, save_path: str | None = None,
-                 autosave: str | os.PathLike[str] | None = None, offer: Session | None = None) -> None:
+                 autosave: str | os.PathLike[str] | None = None, offer: Session | None = None,
+                 mono: bool | None = None) -> None:
         super().__init__()
-        self.table = TableScreen(session, bot_delay, save_path, autosave, offer)
+        if mono is None:
+            mono = bool(os.environ.get("NO_COLOR"))  # https://no-color.org: set and not empty
+        self.table = TableScreen(session, bot_delay, save_path, autosave, offer, mono)
 
     def action_leave(self) -> None:
         """Ctrl-C, Ctrl-Q: the question ``q`` asks (asked again: leave)."""
