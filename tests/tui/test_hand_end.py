@@ -145,3 +145,32 @@ def test_monochrome_by_no_color_and_by_the_c_key(size: tuple[int, int], monkeypa
     monkeypatch.delenv("NO_COLOR")
     assert not PlayApp(Session.new(Rules(), ["you"] + ["basic"] * 3, seed=7), bot_delay=0).table.mono
     assert PlayApp(Session.new(Rules(), ["you"] + ["basic"] * 3, seed=7), bot_delay=0, mono=True).table.mono
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("preset", ["three-player", "five-player", "six-player"])
+def test_end_of_hand_headers_never_cut_names(size: tuple[int, int], preset: str) -> None:
+    from canasta.tui.scoresheet import side_names
+
+    rules = Rules.from_preset(preset)
+    session = Session.new(rules, ["basic"] * rules.players, seed=7)
+    app = PlayApp(session, bot_delay=0)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        assert session.state.is_over and isinstance(app.screen, TextScreen)
+        page = app.screen.lines
+        at = next(i for i, line in enumerate(page) if line.startswith("Hand 1: "))
+        head = page[at + 1: next(i for i in range(at + 1, len(page)) if page[i].startswith("Natural"))]
+        names = side_names(session.match)
+        starts = [head[0].index(name.split(" & ")[0]) for name in names] + [None]
+        for k, name in enumerate(names):  # each name whole in its own column, over as many lines as it needs
+            column = " ".join(line[starts[k]:starts[k + 1]].strip() for line in head).split()
+            assert " ".join(column) == name
+        for line in page:
+            assert len(line) <= size[0] - 4  # the page is as wide as the dialog: nothing is cut off
+        if preset == "five-player":
+            assert any("sat out this hand" in line for line in page)
+        text = screen_text(app)
+        assert "Hand 1 is over" in text and "Basic 1" in text
+
+    run(app, size, script)

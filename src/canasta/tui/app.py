@@ -476,7 +476,8 @@ class TableScreen(Screen[None]):
             out = view.result.went_out if view.result is not None else None
             lines = ["Cards left in each hand:",
                      *(f"  {s.names[seat]}: "
-                       + (describe_groups(cards) if cards else "went out" if seat == out else "none")
+                       + (describe_groups(cards) if cards else "went out" if seat == out
+                          else "sat out this hand" if seat == view.sitting_out else "none")
                        for seat, cards in enumerate(view.hands_left)), "", *lines]
         self.app.push_screen(TextScreen(title, lines, help_text,
                                         enter_result=("again" if match.is_over else "next") if at_end else None),
