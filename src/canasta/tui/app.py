@@ -56,35 +56,37 @@ KEYS: list[Line] = [
 
 KEY_LIST = [
     "Your hand",
-    "  ← → (h l)    move the cursor over your hand; Home End: to either end",
-    "  Space        select or unselect the card under the cursor",
-    "  Esc          unselect every card and clear the message",
+    "  ← → h l  the cursor over your hand (Home End: to either end)",
+    "  Space    select or unselect the card under the cursor",
+    "  Esc      unselect every card and clear the message",
     "Moves",
-    "  d            draw from the stock",
-    "  p            take the pile (with the selected cards, or choose how)",
-    "  m            meld the selected cards (the wild cards' rank is asked if need be)",
-    "  x            discard the selected card, or the one under the cursor",
-    "  a            ask your partner: may I go out?     y n: answer yes or no",
-    "  :  /         type a move: draw · pile 9S 9H · meld KS KD KC, Q: JK · discard 4C",
-    "  ?            a hint: the computer player's move and why (its cards selected)",
+    "  d        draw from the stock",
+    "  p        take the pile (with the selected cards, or choose how)",
+    "  m        meld the selected cards (asks the wild cards' rank if need be)",
+    "  x        discard the selected card, or the one under the cursor",
+    "  a        ask your partner: may I go out?   y n: answer yes or no",
+    "  : /      type a move: draw · pile 9S 9H · meld KS KD, Q: JK · discard 4C",
+    "  ?        a hint: the computer player's move and why",
     "Pages",
-    "  L            the moves of this hand, in words",
-    "  f            every meld in full, card by card",
-    "  s            the score sheet, hand by hand",
-    "  r            the rules of this table, in full",
-    "  k            this list",
+    "  L        the moves of this hand, in words",
+    "  f        every meld in full, card by card",
+    "  s        the score sheet, hand by hand",
+    "  r        the rules of this table, in full",
+    "  k F1     this list",
     "Screen and match",
-    "  c            colours on or off (monochrome; NO_COLOR or --no-color start without)",
-    "  S            save the match to a file        q  Ctrl-C: leave (asks first)",
-    "  Enter        the next hand, once a hand is over; at the match's end: play again",
+    "  c        colours off or on (NO_COLOR or --no-color: start without)",
+    "  S        save the match to a file    q Ctrl-C: leave (asks first)",
+    "  Enter    the next hand once a hand is over; at the match's end: play again",
     "",
-    "Short forms",
-    "  K×5·3w       a meld of 5 kings, 3 of them wild cards (f shows every card)",
-    "  W×4          a meld of wild cards only",
-    "  natural      a canasta (7 cards or more) without wild cards",
-    "  mixed        a canasta with some wild cards;  wild: of wild cards only",
-    "  ▶            whose turn it is; (dealer): who dealt; holds: cards known from the pile",
-    "  FROZEN       the pile may be taken only with a natural pair of its top card",
+    "Short forms on the table",
+    "  K×5·3w   a meld of 5 kings, 3 of them wild cards (f: every card)",
+    "  W×4      a meld of wild cards only",
+    "  natural  a canasta (7 cards or more) without wild cards",
+    "  mixed    a canasta with some wild cards;  wild: of wild cards only",
+    "  ▶        whose turn it is;  (dealer): who dealt",
+    "  holds    cards known to be in a hand: taken with the pile",
+    "  left     at the hand's end: the cards left in each hand",
+    "  FROZEN   the pile may be taken only with a natural pair of its top card",
 ]
 
 def same_move(a: Move, b: Move) -> bool:
@@ -463,7 +465,7 @@ class TableScreen(Screen[None]):
         """The itemised score of every hand; at a hand's end Enter deals the next."""
         s = self.session
         match = s.match
-        width = max(40, self.size.width - 4)
+        width = max(40, min(120, self.size.width) - 4)
         if at_end and not match.is_over:
             title, help_text = f"Hand {len(match.results)} is over", "Enter: deal the next hand · Esc: the table"
         elif at_end:

@@ -164,7 +164,8 @@ class TextScreen(ModalScreen[str | None]):
         Binding("q", "leave", show=False),
     ]
     DEFAULT_CSS = DIALOG_CSS + """
-    TextScreen .dialog { width: 80; height: 100%; margin: 0; }
+    TextScreen { align: center top; }
+    TextScreen .dialog { width: 100%; max-width: 120; height: 100%; margin: 0; }
     TextScreen VerticalScroll { height: 1fr; }
     """
 
