@@ -70,6 +70,10 @@ def test_the_table_and_the_log_speak_in_words(size: tuple[int, int]) -> None:
             await pilot.pause()
             await play_a_turn(pilot)
             recent = "\n".join(plain(line) for line in app.table.drawn["recent"])
+            if size[1] >= 30:  # a tall terminal lists the moves one a line
+                assert recent.startswith("Since your last move:") and len(app.table.drawn["recent"]) > 2
+            else:
+                assert recent.startswith("Last: ") and len(app.table.drawn["recent"]) <= 2
             assert re.search(r"(drew from the stock|took the pile|melded|discarded)", recent), recent
             assert not re.search(r"\b(draw|discard) [2-9TJQKA][SHDC]\b", recent)  # no raw notation
             await pilot.press("L")

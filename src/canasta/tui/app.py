@@ -289,7 +289,7 @@ class TableScreen(Screen[None]):
                     parts["header"] = [[(header, ""), (note, "")]]
                     break
         spare = budget - sum(rows(lines, width) for lines in parts.values())
-        parts["recent"] = self.recent(view, min(2, spare), width)
+        parts["recent"] = self.recent(view, min(2, spare) if self.size.height < 30 else min(12, spare - 1), width)
         for name, lines in parts.items():
             self._set(name, lines)
 
@@ -329,6 +329,9 @@ class TableScreen(Screen[None]):
         moves = [text for i, text in self.told if i >= start]
         if not moves or lines <= 0:
             return []
+        if lines > 2:  # a tall terminal: one move a line, the newest last
+            shown = moves[-(lines - 1):]
+            return [[("Since your last move:", "dim")], *([("  " + text[:width - 2], "")] for text in shown)]
         text = " · ".join(moves)
         limit = lines * width - 6 - 12 * (lines - 1)  # room for "Last: " and words that wrap early
         while len(text) > limit and len(moves) > 1:
