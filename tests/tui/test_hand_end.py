@@ -174,3 +174,28 @@ def test_end_of_hand_headers_never_cut_names(size: tuple[int, int], preset: str)
         assert "Hand 1 is over" in text and "Basic 1" in text
 
     run(app, size, script)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_short_melds_come_with_their_legend(size: tuple[int, int], monkeypatch: pytest.MonkeyPatch) -> None:
+    import canasta.tui.app as app_module
+
+    original = app_module.side_lines
+
+    def always_short(*args: Any, **kwargs: Any) -> Any:  # as on a crowded table: every meld shortened
+        kwargs["meld_lines"] = 0
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(app_module, "side_lines", always_short)
+    session = Session.new(Rules(), ["you"] + ["basic"] * 3, seed=7)  # the others meld before your first turn
+    app = PlayApp(session, bot_delay=0)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        sides = "\n".join(plain(line) for line in app.table.drawn["sides"])
+        assert "×" in sides
+        header = plain(app.table.drawn["header"][0])
+        assert "K×5·3w = 5 kings, 3 wild · f: full" in header and len(header) <= size[0] - 2
+        await pilot.press("f")
+        assert isinstance(app.screen, TextScreen) and app.screen.title_text == "Melds in full"
+
+    run(app, size, script)

@@ -284,9 +284,11 @@ class TableScreen(Screen[None]):
         if sum(rows(lines, width) for lines in parts.values()) > budget:
             parts["sides"] = side_lines(view, names, width, mine, meld_lines=1, scores=totals)
         if any("×" in text for line in parts["sides"] for text, _ in line):  # short forms: say what they mean
-            for note in (" · melds short: K×5·3w = 5 kings, 3 wild · f: in full", " · f: melds in full"):
-                if len(header) + len(note) <= width:
-                    parts["header"] = [[(header, ""), (note, "")]]
+            short = header.rsplit(" · seed ", 1)[0]
+            legend = " · K×5·3w = 5 kings, 3 wild · f: full"
+            for head, note in ((header, legend), (short, legend), (header, " · f: melds in full")):
+                if len(head) + len(note) <= width:
+                    parts["header"] = [[(head, ""), (note, "")]]
                     break
         spare = budget - sum(rows(lines, width) for lines in parts.values())
         parts["recent"] = self.recent(view, min(2, spare) if self.size.height < 30 else min(12, spare - 1), width)
