@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import re
 from collections import Counter
 from typing import ClassVar
 
@@ -88,6 +89,23 @@ KEY_LIST = [
     "  left     at the hand's end: the cards left in each hand",
     "  FROZEN   the pile may be taken only with a natural pair of its top card",
 ]
+
+def reflow(text: str) -> list[str]:
+    r"""Markdown's lines joined into whole paragraphs and list items, for the page to wrap at its width.
+
+    >>> reflow("# Title\nOne line\nand its rest.\n\n- an item\n  going on\n- another")
+    ['# Title', 'One line and its rest.', '', '- an item going on', '- another']
+    """
+    lines: list[str] = []
+    for line in text.splitlines():
+        stripped = line.strip()
+        starts = re.match(r"(#|[-*|>]\s|\d+\.\s)", stripped)
+        if lines and lines[-1].strip() and stripped and not starts and not lines[-1].lstrip().startswith(("#", "|")):
+            lines[-1] += " " + stripped
+        else:
+            lines.append(line)
+    return lines
+
 
 def same_move(a: Move, b: Move) -> bool:
     """The same move, whatever the order of its groups."""
@@ -695,8 +713,7 @@ class TableScreen(Screen[None]):
     def action_rules(self) -> None:
         """The complete rules of this table's game (its preset and every option set), scrollable."""
         rules = self.session.match.rules
-        self.app.push_screen(TextScreen(f"The rules of this table ({rules.preset})",
-                                        rules_text(rules).splitlines()))
+        self.app.push_screen(TextScreen(f"The rules of this table ({rules.preset})", reflow(rules_text(rules))))
 
     def action_melds(self) -> None:
         """Every meld on the table in full, card by card, with the canastas named."""
