@@ -199,3 +199,24 @@ def test_short_melds_come_with_their_legend(size: tuple[int, int], monkeypatch: 
         assert isinstance(app.screen, TextScreen) and app.screen.title_text == "Melds in full"
 
     run(app, size, script)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("preset", ["classic", "three-player", "five-player", "six-player"])
+def test_the_table_at_a_hands_end_fits_the_screen(size: tuple[int, int], preset: str) -> None:
+    """Every hand turned up still leaves the keys their rows: nothing is drawn over."""
+    from canasta.tui.table import rows
+
+    rules = Rules.from_preset(preset)
+    session = Session.new(rules, ["basic"] * rules.players, seed=7)
+    app = PlayApp(session, bot_delay=0)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        await pilot.press("escape")
+        assert isinstance(app.screen, TableScreen)
+        width = app.table.size.width - 2
+        used = sum(rows(lines, width) for lines in app.table.drawn.values())
+        assert used + 2 <= size[1], used  # the two rows of keys stay clear
+        assert "left " in "\n".join(plain(line) for line in app.table.drawn["players"])
+
+    run(app, size, script)
