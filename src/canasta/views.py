@@ -4,8 +4,9 @@ A :class:`PublicView` is built from public fields only: everything on the table 
 what kind of canasta each one is, red threes, the whole pile, which every player saw
 discarded, whether the pile is frozen or blocked), the sizes of the hands and of the stock,
 the public history of moves, the cards known to be in a hand because that player took them
-with the pile and has not played them since, and, once the hand is over, its result and
-score-sheet rows.  Spectators, logs and replays get it.
+with the pile and has not played them since, and, once the hand is over, its result,
+score-sheet rows and the cards left in each hand (``hands_left``; empty until then).
+Spectators, logs and replays get it.
 
 A seat's :class:`View` is the public view plus exactly two fields: the seat and its hand.
 (Its ``known`` leaves out the seat's own entry: those cards are in ``hand`` already.)
@@ -69,6 +70,7 @@ class PublicView:
     result: HandResult | None
     sheet: tuple[SheetRow, ...] = ()  # the hand's score sheet, once it is over (scoring.sheet_rows)
     sitting_out: int | None = None
+    hands_left: tuple[tuple[int, ...], ...] = ()  # once the hand is over: the cards left in each hand, by seat
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         """Pickles by its fields, the read-only mappings as dicts (process pools, Ray)."""
@@ -212,6 +214,8 @@ def _public(state: GameState, history: bool, own: int | None) -> dict[str, Any]:
         "result": result,
         "sheet": () if result is None else sheet_rows(result, state.rules),
         "sitting_out": state.sitting_out,
+        # Shown only once the hand is over, as at a real table; hidden while it is played.
+        "hands_left": () if result is None else tuple(tuple(state.hand(s)) for s in range(state.players)),
     }
 
 

@@ -223,3 +223,24 @@ def test_the_view_adds_up_the_points_on_the_table_and_says_whom_the_pile_is_froz
     assert view.to_json()["table_points"] == [710, -100]
     assert view.pile_frozen is False and view.pile_frozen_for == (False, True)
     assert state.view(1).to_json()["table_points"] == [710, -100]
+
+
+def test_the_cards_left_in_each_hand_show_only_once_the_hand_is_over() -> None:
+    """As at a real table, every hand is turned up when the hand ends, and never before."""
+    from canasta.views import public_view
+
+    s = state()
+    for seat in range(4):
+        assert s.view(seat).hands_left == ()
+    assert public_view(s).hands_left == ()
+    s.play("pile 9S 9H")
+    assert public_view(s).hands_left == () and s.view(1).hands_left == ()
+    position = dict(POSITION, stock=[], pile=["2C", "9D"])
+    s = from_position(position)
+    before = [tuple(s.hand(seat)) for seat in range(4)]
+    assert public_view(s).hands_left == ()
+    s.play("draw")
+    assert s.is_over
+    left = public_view(s).hands_left
+    assert len(left) == 4 and left == tuple(tuple(s.hand(seat)) for seat in range(4))
+    assert left[1:] == tuple(before[1:]) and s.view(2).hands_left == left

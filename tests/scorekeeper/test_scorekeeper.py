@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -297,8 +298,9 @@ def test_terminal_itemised_hand_scores_1315(tmp_path: Path) -> None:
     game = ScoreGame.new(CLASSIC)
     out = run_prompt(game, path, ["a", "i", "1", "1", "2", "out", "250", "35", "-200", "q"])
     assert "  = 1,100 + 215 = 1,315 (1,315 for the hand)" in out
-    assert out[-1] == ("Hand 1: Side 1 1,315 (total 1,315, next first meld 50); "
-                       "Side 2 -200 (total -200, next first meld 15).")
+    assert " ".join(out[-1].split()) == ("Hand 1: Side 1 1,315 (total 1,315, next first meld 50); "
+                                         "Side 2 -200 (total -200, next first meld 15).")
+    assert all(len(line) <= 79 for line in "\n".join(out).splitlines())  # broken between words, not cut
     assert ScoreGame.load(path).totals() == (1315, -200)
 
 
@@ -313,7 +315,8 @@ def test_terminal_one_line_items_totals_correct_undo(tmp_path: Path) -> None:
     ])
     assert ScoreGame.load(path).totals() == (4315, 845)
     sheet = out[-1]
-    assert "1,100     215   1,315   1,315      50" in sheet and "-155    -155      15" in sheet
+    assert re.search(r"1,100 +215 +1,315 +1,315 +50", sheet) and re.search(r"\| +-155 +-155 +15", sheet)
+    assert max(len(line) for line in sheet.splitlines()) <= 80
     run_prompt(ScoreGame.load(path), path, ["u"])
     assert ScoreGame.load(path).totals() == (1315, -155)  # after a restart, undo takes back the last hand
     game = ScoreGame.load(path)
@@ -327,7 +330,7 @@ def test_terminal_refuses_bad_input_and_asks_again(tmp_path: Path) -> None:
     game = ScoreGame.new(CLASSIC)
     out = run_prompt(game, None, [
         "a", "lots", "12", "10", "", "a 1 2 3", "c 4", "x", "a", "i", "one", "1", "0", "0", "perhaps", "no", "0",
-        "0", "15", "0", "n 1 Us", "a 4985 0", "a 5 5",
+        "15", "0", "0", "n 1 Us", "a 4485 0", "n", "a 5 5",
     ])
     assert "  a hand total is a whole number such as 1315 or -200, not 'lots'" in out
     assert "  a hand total is a multiple of 5, not 12" in out
@@ -338,6 +341,7 @@ def test_terminal_refuses_bad_input_and_asks_again(tmp_path: Path) -> None:
     assert "  answer no, out or concealed" in out
     assert "  a side with melds has card points melded: give them" in out
     assert "*** Us wins with 5,000 (game to 5,000) ***" in out
+    assert game.totals() == (5000, 0)  # the fields typed right were kept: 500 + 15 melded
     assert out[-1] == "the match is over: Us won; correct a hand or undo to go on"
 
 
@@ -409,3 +413,63 @@ def test_save_into_a_missing_folder_is_a_score_error(tmp_path: Path) -> None:
     blocker.write_text("")
     with pytest.raises(ScoreError, match=r"cannot write .* is not a folder"):
         ScoreGame.new(CLASSIC).save(blocker / "g.json")
+
+
+def test_each_item_is_checked_as_it_is_typed_and_the_good_ones_are_kept() -> None:
+    """Issue 15 point 4: ``-35`` as the sheet writes it; a wrong item is asked again, alone."""
+    game = ScoreGame.new(CLASSIC, names=["Us", "Them"])
+    out = run_prompt(game, None, [
+        "a", "i",
+        "1", "1",      # natural, mixed canastas
+        "5", "2",      # red threes: 5 refused at once, 2 kept
+        "out",         # going out
+        "0", "252", "250",  # melded: nothing refused (canastas), 252 refused (not a multiple of 5)
+        "-35",         # cards left in hand, with the sheet's minus
+        "-200",
+    ])
+    assert "  there are only 4 red threes, not 5" in out
+    assert "  a side with melds has card points melded: give them" in out
+    assert "  card points melded must be a multiple of 5, not 252" in out
+    assert "  = 1,100 + 215 = 1,315 (1,315 for the hand)" in out
+    assert game.totals() == (1315, -200)
+
+
+def test_a_hand_wrong_as_a_whole_keeps_the_items_and_names_the_side() -> None:
+    game = ScoreGame.new(CLASSIC, names=["Us", "Them"])
+    out = run_prompt(game, None, ["a", "natural=1 out melded=200", "natural=1 out melded=200", "a 100 100"])
+    assert "only one side can go out in a hand" in out
+    out = run_prompt(game, None, ["a 10 12"])
+    assert out[-1] == "Them: a hand total is a multiple of 5, not 12"
+
+
+def test_the_sheet_fits_80_columns_with_three_sides_and_long_names() -> None:
+    names = ["Annabelle Fitzgerald", "Bartholomew & Cynthia", "Cy"]
+    game = ScoreGame.new(Rules.from_preset("three-player"), names=names)
+    game.add([EXAMPLE, -55, 0])
+    game.add([3000, 1000, -4985])
+    text = sheet_text(game)
+    lines = text.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    head = [line for line in lines[1:4] if line.startswith(("hand |", "     |")) and "total" not in line]
+    columns = [" ".join(part.strip() for part in parts).split() for parts in zip(*(h.split("|")[1:] for h in head))]
+    assert [" ".join(c) for c in columns] == names  # every name whole, in its own column
+    assert "-4,985" in text and "4,315" in text
+    two = ScoreGame.new(CLASSIC, names=["Us", "Them"])
+    two.add([EXAMPLE, -55])
+    assert max(len(line) for line in sheet_text(two).splitlines()) <= 80 and "bonus" in sheet_text(two)
+
+
+def test_a_new_game_is_offered_after_a_win(tmp_path: Path) -> None:
+    path = tmp_path / "score.json"
+    game = ScoreGame.new(CLASSIC, names=["Us", "Them"])
+    out = run_prompt(game, path, ["a 5000 0", "y", "a 100 50", "s"])
+    assert "*** Us wins with 5,000 (game to 5,000) ***" in out
+    assert any(line.startswith("A new game: classic, 2 sides") for line in out)
+    assert game.totals() == (100, 50) and game.names == ["Us", "Them"]
+    assert ScoreGame.load(path).totals() == (100, 50)
+    again = ScoreGame.new(CLASSIC, names=["Us", "Them"])
+    run_prompt(again, None, ["a 5000 0", "y", "a 100 50", "u", "u"])
+    assert again.totals() == (5000, 0)  # undo brings the finished game back
+    kept = ScoreGame.new(CLASSIC)
+    out = run_prompt(kept, None, ["a 5000 0", "n"])
+    assert kept.totals() == (5000, 0)

@@ -38,6 +38,7 @@ from canasta.tui.selection import rank_words
 from canasta.tui.session import Session
 from canasta.tui.table import card_label, plain, pretty_move
 from canasta.tui.widgets import ChoiceScreen, CoverScreen, PromptScreen, QuitScreen, TextScreen
+from canasta.tui.words import say_move
 
 SIZE = (80, 24)
 BASIC = ["you", "basic", "basic", "basic"]
@@ -446,7 +447,9 @@ def test_log_and_score_sheet_are_one_key_away() -> None:
         assert isinstance(app.screen, TextScreen)
         text = screen_text(app)
         first_seat, first = session.state.history[0]
-        assert f"1. {session.names[first_seat]}: {pretty_move(str(first))}" in text
+        # The log in words: "Basic 2 took the pile: 3 cards, top K♥, with K♥ K♦, 5♥ 5♣ 2♠".
+        assert say_move(session.names[first_seat], str(first)).split(" with ")[0] in text
+        assert re.search(rf"1\. {session.names[first_seat]} took the pile: \d+ cards?, top ", text)
         await pilot.press("escape", "s")
         assert isinstance(app.screen, TextScreen) and "No hand has finished yet" in screen_text(app)
         await pilot.press("escape")

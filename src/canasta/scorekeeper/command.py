@@ -17,13 +17,25 @@ Hand 1: Side 1 1,315 (total 1,315, next first meld 50); Side 2 -200 (total -200,
 from __future__ import annotations
 
 import argparse
+import textwrap
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from ..cli.args import PRESET_HELP, SET_HELP
 from ..rules import PRESETS
-from .model import ITEM_LABELS, SIDES, Entry, Itemised, ScoreError, ScoreGame, entry_score, entry_total
+from .model import (
+    ITEM_LABELS,
+    POINT_STEP,
+    SIDES,
+    Entry,
+    Itemised,
+    ScoreError,
+    ScoreGame,
+    check_hand,
+    entry_score,
+    entry_total,
+)
 
 DEFAULT_FILE = "canasta-score.json"
 ALIASES = {"red": "red_threes", "hand": "in_hand", "nat": "natural", "wilds": "wild"}
@@ -37,6 +49,9 @@ HELP = """\
   u                undo the last change
   n N NAME         rename side N
   q                quit (the game stays in the file)"""
+
+ITEM_DEFAULTS: dict[str, Any] = {name: getattr(Itemised(), name) for name in ITEM_LABELS}
+"""What an item is when left empty: 0, not out, no unfinished meld."""
 
 Read = Callable[[str], str]
 Write = Callable[[str], None]
@@ -128,40 +143,76 @@ def entry_text(game: ScoreGame, entry: Entry) -> str:
     return f"{total:,}" if score is None else f"{score.bonuses:,} + {score.cards:,} = {total:,}"
 
 
-def _ask_items(game: ScoreGame, read: Read, write: Write) -> Itemised:
+def _field_error(game: ScoreGame, name: str, items: dict[str, Any]) -> str | None:
+    """What is wrong with the item ``name`` just typed, given the items before it; None when it can be right."""
+    rules = game.rules
+    value = items[name]
+    canastas = items.get("natural", 0) + items.get("mixed", 0) + items.get("wild", 0)
+    if name in ("melded", "in_hand") and value % POINT_STEP:
+        return f"{ITEM_LABELS[name]} must be a multiple of {POINT_STEP}, not {value}"
+    if name == "red_threes" and value > rules.red_three_count:
+        return f"there are only {rules.red_three_count} red threes, not {value}"
+    if name == "out" and value and canastas < rules.canastas_to_go_out:
+        need = rules.canastas_to_go_out
+        return f"going out needs {need} canasta{'s' if need > 1 else ''}, and this side has {canastas}"
+    if name == "melded" and canastas and not value:
+        return "a side with melds has card points melded: give them"
+    if name == "unfinished_wild" and value and not items.get("melded"):
+        return "an unfinished meld of wild cards is melded: give the card points melded"
+    if name not in ("out", "unfinished_wild") and value < 0:
+        return f"{ITEM_LABELS[name]} must be a whole number, 0 or more, not {value}"
+    return None
+
+
+def _ask_items(game: ScoreGame, read: Read, write: Write, kept: Itemised | None = None) -> Itemised:
+    """Each item in turn, each checked as it is typed: a wrong one is asked again, the others kept.
+
+    ``kept``: the items of an earlier try, offered again (Enter keeps each).  Cards left in hand
+    may be typed with the minus the sheet writes them with (``-35``).
+    """
     items: dict[str, Any] = {}
     names = [n for n in ITEM_LABELS if game.rules.wild_card_melds or n not in ("wild", "unfinished_wild")]
     for name in names:
+        default = getattr(kept, name) if kept is not None else ITEM_DEFAULTS[name]
         while True:
             if name == "out":
-                answer = read("  went out: no, out or concealed [no]: ").strip().lower()
-                if answer in OUT_WORDS:
-                    items[name] = OUT_WORDS[answer]
-                    break
-                write("  answer no, out or concealed")
-                continue
-            if name == "unfinished_wild":
-                items[name] = read(f"  {ITEM_LABELS[name]} (y/n) [n]: ").strip().lower() in ("y", "yes")
+                shown = default or "no"
+                answer = read(f"  went out: no, out or concealed [{shown}]: ").strip().lower() or shown
+                if answer not in OUT_WORDS:
+                    write("  answer no, out or concealed")
+                    continue
+                items[name] = OUT_WORDS[answer]
+            elif name == "unfinished_wild":
+                shown = "y" if default else "n"
+                answer = read(f"  {ITEM_LABELS[name]} (y/n) [{shown}]: ").strip().lower() or shown
+                items[name] = answer in ("y", "yes")
+            else:
+                answer = read(f"  {ITEM_LABELS[name]} [{default}]: ").strip()
+                try:
+                    value = parse_total(answer) if answer else default
+                except ScoreError as exc:
+                    write(f"  {exc}")
+                    continue
+                items[name] = abs(value) if name == "in_hand" else value
+            problem = _field_error(game, name, items)
+            if problem is None:
                 break
-            answer = read(f"  {ITEM_LABELS[name]} [0]: ").strip()
-            try:
-                items[name] = parse_total(answer) if answer else 0
-                break
-            except ScoreError as exc:
-                write(f"  {exc}")
+            write(f"  {problem}")
     return Itemised(**items)
 
 
 def _ask_entry(game: ScoreGame, side: int, old: Entry | None, read: Read, write: Write) -> Entry | None:
     """One side's entry; None when the line is left empty (cancel, or keep the old entry)."""
     keep = f" [Enter keeps {entry_text(game, old)}]" if old is not None else ""
+    kept = old if isinstance(old, Itemised) else None  # the items offered again when itemising
     while True:
         text = read(f"{game.names[side]}: total, or i to itemise{keep}: ").strip()
         if not text:
             return old
         try:
             if text.lower() in ("i", "items"):
-                entry: Entry = _ask_items(game, read, write)
+                kept = _ask_items(game, read, write, kept)
+                entry: Entry = kept
             elif "=" in text or text.lower() in ("out", "concealed"):
                 entry = parse_items(text)
             else:
@@ -188,28 +239,48 @@ def _ask_hand(game: ScoreGame, old: tuple[Entry, ...] | None, read: Read, write:
 
 # -- the sheet ----------------------------------------------------------------------------------
 
-_COLS = ("bonus", "cards", "hand", "total", "min")
-_W = 7
+_FULL = (("bonus", 6), ("cards", 6), ("hand", 6), ("total", 7), ("min", 4))
+_SHORT = (("hand", 7), ("total", 7), ("min", 4))
+WIDTH = 80
+"""The terminal's columns the sheet and the messages fit in."""
 
 
-def sheet_text(game: ScoreGame) -> str:
-    """The score sheet: per hand and side bonuses, cards, hand total, running total and next minimum."""
-    group = len(_COLS) * (_W + 1)
-    lines = [f"Canasta score: {describe(game)}",
-             "hand |" + "|".join(f" {name[:group - 2]:<{group - 1}}" for name in game.names),
-             "     |" + "|".join("".join(f"{c:>{_W}} " for c in _COLS) for _ in game.names)]
+def sheet_text(game: ScoreGame, width: int = WIDTH) -> str:
+    """The score sheet: per hand and side bonuses, cards, hand total, running total and next minimum.
+
+    It fits ``width`` columns: with three sides the bonuses and cards give way (the hand's line
+    after each entry tells them).  Each side's name is whole, on as many lines as it needs.
+    """
+    cols = _FULL if 5 + game.sides * (sum(w + 1 for _, w in _FULL) + 1) <= width else _SHORT
+    group = sum(w + 1 for _, w in cols)
+    wrapped = [textwrap.wrap(name, group - 2, break_on_hyphens=False) or [""] for name in game.names]
+    head = [("hand |" if n == 0 else "     |") + "|".join(f" {w[n] if n < len(w) else '':<{group - 1}}"
+                                                         for w in wrapped)
+            for n in range(max(len(w) for w in wrapped))]
+    lines = [f"Canasta score: {describe(game)}", *head,
+             "     |" + "|".join("".join(f"{c:>{w}} " for c, w in cols) for _ in game.names)]
     start = game.rules.minimum(0)
-    lines.append("start|" + "|".join(f"{'':>{_W * 3 + 3}}{0:>{_W},} {start:>{_W}} " for _ in game.names))
+    start_cells = {"total": "0", "min": str(start)}
+    lines.append("start|" + "|".join("".join(f"{start_cells.get(c, ''):>{w}} " for c, w in cols)
+                                     for _ in game.names))
     for number, row in enumerate(game.rows(), 1):
         cells = []
         for cell in row:
-            bonus = "" if cell.score is None else f"{cell.score.bonuses:,}"
-            cards = "" if cell.score is None else f"{cell.score.cards:,}"
-            values = (bonus, cards, f"{cell.total:,}", f"{cell.running:,}", str(cell.minimum))
-            cells.append("".join(f"{v:>{_W}} " for v in values))
+            values = {"bonus": "" if cell.score is None else f"{cell.score.bonuses:,}",
+                      "cards": "" if cell.score is None else f"{cell.score.cards:,}",
+                      "hand": f"{cell.total:,}", "total": f"{cell.running:,}", "min": str(cell.minimum)}
+            cells.append("".join(f"{values[c]:>{w}} " for c, w in cols))
         lines.append(f"{number:>4} |" + "|".join(cells))
     lines.append(game.status()[:1].upper() + game.status()[1:] + ".")
     return "\n".join(line.rstrip() for line in lines)
+
+
+def fit(text: str, width: int = WIDTH) -> str:
+    """A message's lines wrapped between words to ``width`` columns (a terminal would cut words)."""
+    return "\n".join(line if len(line) < width else
+                     textwrap.fill(line, width - 1, subsequent_indent="  ", break_long_words=False,
+                                   break_on_hyphens=False)
+                     for line in text.split("\n"))
 
 
 def hand_line(game: ScoreGame, number: int) -> str:
@@ -223,9 +294,17 @@ def hand_line(game: ScoreGame, number: int) -> str:
 # -- the prompt ---------------------------------------------------------------------------------
 
 
+def _fitted(write: Write) -> Write:
+    def fitted(text: str) -> None:
+        write(fit(text))
+
+    return fitted
+
+
 def keep_score(game: ScoreGame, path: Path | None, read: Read = input, write: Write = print) -> int:
     """The prompt: add, correct, show, undo, rename, quit; ``game`` is saved to ``path`` after every change."""
     undo: list[tuple[str, list[tuple[Entry, ...]], list[str]]] = []
+    write = _fitted(write)  # every message fits the terminal, broken between words
     kept = f" Kept in {path}." if path is not None else ""
     write(f"Canasta scorekeeper: {describe(game)}.{kept} Type ? for help.")
     if game.hands:
@@ -259,10 +338,18 @@ def keep_score(game: ScoreGame, path: Path | None, read: Read = input, write: Wr
                     _add(game, rest, ask, write)
                     changed(f"hand {len(game.hands)}", before)
                     _report(game, len(game.hands), write)
+                    if game.winner() is not None:
+                        answer = ask("A new game, with the same sides and rules? (y/n) [n]: ").strip().lower()
+                        if answer in ("y", "yes"):
+                            before = (list(game.hands), list(game.names))
+                            game.hands = []
+                            changed("the new game", before)
+                            write(f"A new game: {describe(game)}. (u takes it back.)")
                 elif word in ("c", "correct"):
                     number = _hand_number(game, rest)
                     entries = _ask_hand(game, game.hands[number - 1], ask, write)
                     if entries is not None:
+                        check_hand(game.rules, entries, game.sides, game.names)  # the sides named as on the sheet
                         game.correct(number, entries)
                         changed(f"the correction of hand {number}", before)
                         _report(game, number, write)
@@ -304,6 +391,8 @@ def _add(game: ScoreGame, rest: str, ask: Read, write: Write) -> None:
         entries = _ask_hand(game, None, ask, write)
     if entries is None:
         raise _Nothing
+    if game.winner() is None:
+        check_hand(game.rules, entries, game.sides, game.names)  # the sides named as on the sheet
     game.add(entries)
 
 

@@ -151,8 +151,9 @@ def entry_total(rules: Rules, entry: Entry) -> int:
     return entry.score(rules).total
 
 
-def check_hand(rules: Rules, entries: Sequence[Entry], sides: int) -> tuple[int, ...]:
-    """Each side's total for one hand, or :class:`ScoreError` naming the side that is wrong."""
+def check_hand(rules: Rules, entries: Sequence[Entry], sides: int,
+               names: Sequence[str] | None = None) -> tuple[int, ...]:
+    """Each side's total for one hand, or :class:`ScoreError` naming the side that is wrong (by ``names``)."""
     if len(entries) != sides:
         raise ScoreError(f"a hand has one entry for each of the {sides} sides, not {len(entries)}")
     totals = []
@@ -160,7 +161,7 @@ def check_hand(rules: Rules, entries: Sequence[Entry], sides: int) -> tuple[int,
         try:
             totals.append(entry_total(rules, entry))
         except ScoreError as exc:
-            raise ScoreError(f"side {i + 1}: {exc}") from None
+            raise ScoreError(f"{names[i] if names else f'side {i + 1}'}: {exc}") from None
     items = [e for e in entries if isinstance(e, Itemised)]
     if sum(1 for e in items if e.out) > 1:
         raise ScoreError("only one side can go out in a hand")

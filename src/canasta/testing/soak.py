@@ -50,8 +50,10 @@ def check_view(state: GameState, seat: int) -> None:
         for c in range(NUM_CODES):
             if counts[c] > state.cc[other][c]:
                 raise InvariantError(f"seat {seat}'s view claims seat {other} holds {card_text(c)}")
+    if view.hands_left and state.result is None:
+        raise InvariantError(f"seat {seat}'s view turns up the hands before the hand is over")
     data = view.to_json()
-    if "stock" in data or "hands" in data:
+    if "stock" in data or "hands" in data or "hands_left" in data:
         raise InvariantError("a view carries the stock or the hands")
 
 

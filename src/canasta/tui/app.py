@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import os
+import random
+import re
 from collections import Counter
 from typing import ClassVar
 
@@ -23,21 +25,87 @@ from ..bots.hints import hint
 from ..cards import KIND, NUM_NATURAL, card_text
 from ..errors import CanastaError
 from ..moves import DRAW, MELD, PILE, Move, Phase
-from ..views import View
-from .scoresheet import log_lines, match_sheets
+from ..text.labels import meld_label
+from ..text.rulebook import rules_text
+from ..views import PublicView, View, public_view
+from .scoresheet import match_sheets
 from .selection import group_texts, rank_words, wild_rank_choices, wild_splits
 from .session import Session, SessionError, default_save_path
-from .table import Line, card_label, hand_lines, pile_line, players_lines, pretty_move, rows, side_lines
+from .table import (
+    Line,
+    card_label,
+    describe_groups,
+    hand_lines,
+    pile_line,
+    players_lines,
+    pretty_move,
+    rows,
+    side_lines,
+    side_name,
+)
 from .widgets import ChoiceScreen, CoverScreen, PromptScreen, QuitScreen, TextScreen, to_text
+from .words import deal_words, say_move, tell
 
 KEYS: list[Line] = [
     [("←→", "bold"), (" cursor  ", ""), ("space", "bold"), (" select  ", ""), ("esc", "bold"), (" clear  ", ""),
      ("d", "bold"), (" draw  ", ""), ("p", "bold"), (" pile  ", ""), ("m", "bold"), (" meld  ", ""),
      ("x", "bold"), (" discard  ", ""), ("a", "bold"), (" ask", "")],
-    [("y n", "bold"), (" answer  ", ""), ("?", "bold"), (" hint  ", ""), (":", "bold"), (" type a move  ", ""),
-     ("L", "bold"), (" log  ", ""), ("s", "bold"), (" scores  ", ""), ("S", "bold"), (" save  ", ""),
-     ("q", "bold"), (" quit", "")],
+    [("y n", "bold"), (" answer  ", ""), ("?", "bold"), (" hint  ", ""), (":", "bold"), (" type  ", ""),
+     ("L", "bold"), (" log  ", ""), ("s", "bold"), (" scores  ", ""), ("r", "bold"), (" rules  ", ""),
+     ("k", "bold"), (" keys  ", ""), ("q", "bold"), (" quit", "")],
 ]
+
+KEY_LIST = [
+    "Your hand",
+    "  ← → h l  the cursor over your hand (Home End: to either end)",
+    "  Space    select or unselect the card under the cursor",
+    "  Esc      unselect every card and clear the message",
+    "Moves",
+    "  d        draw from the stock",
+    "  p        take the pile (with the selected cards, or choose how)",
+    "  m        meld the selected cards (asks the wild cards' rank if need be)",
+    "  x        discard the selected card, or the one under the cursor",
+    "  a        ask your partner: may I go out?   y n: answer yes or no",
+    "  : /      type a move: draw · pile 9S 9H · meld KS KD, Q: JK · discard 4C",
+    "  ?        a hint: the computer player's move and why",
+    "Pages",
+    "  L        the moves of this hand, in words",
+    "  f        every meld in full, card by card",
+    "  s        the score sheet, hand by hand",
+    "  r        the rules of this table, in full",
+    "  k F1     this list",
+    "Screen and match",
+    "  c        colours off or on (NO_COLOR or --no-color: start without)",
+    "  S        save the match to a file    q Ctrl-C: leave (asks first)",
+    "  Enter    the next hand once a hand is over; at the match's end: play again",
+    "",
+    "Short forms on the table",
+    "  K×5·3w   a meld of 5 kings, 3 of them wild cards (f: every card)",
+    "  W×4      a meld of wild cards only",
+    "  natural  a canasta (7 cards or more) without wild cards",
+    "  mixed    a canasta with some wild cards;  wild: of wild cards only",
+    "  ▶        whose turn it is;  (dealer): who dealt",
+    "  holds    cards known to be in a hand: taken with the pile",
+    "  left     at the hand's end: the cards left in each hand",
+    "  FROZEN   the pile may be taken only with a natural pair of its top card",
+]
+
+def reflow(text: str) -> list[str]:
+    r"""Markdown's lines joined into whole paragraphs and list items, for the page to wrap at its width.
+
+    >>> reflow("# Title\nOne line\nand its rest.\n\n- an item\n  going on\n- another")
+    ['# Title', 'One line and its rest.', '', '- an item going on', '- another']
+    """
+    lines: list[str] = []
+    for line in text.splitlines():
+        stripped = line.strip()
+        starts = re.match(r"(#|[-*|>]\s|\d+\.\s)", stripped)
+        if lines and lines[-1].strip() and stripped and not starts and not lines[-1].lstrip().startswith(("#", "|")):
+            lines[-1] += " " + stripped
+        else:
+            lines.append(line)
+    return lines
+
 
 def same_move(a: Move, b: Move) -> bool:
     """The same move, whatever the order of its groups."""
@@ -71,6 +139,10 @@ class TableScreen(Screen[None]):
         Binding("y", "simple('yes')", "yes", show=False),
         Binding("n", "simple('no')", "no", show=False),
         Binding("question_mark", "hint", "hint", show=False),
+        Binding("k,f1", "keys", "keys", show=False),
+        Binding("r", "rules", "rules", show=False),
+        Binding("f", "melds", "melds in full", show=False),
+        Binding("c", "colours", "colours", show=False),
         Binding("colon,slash", "type_move", "type a move", show=False),
         Binding("L", "log", "log", show=False),
         Binding("s", "scores", "scores", show=False),
@@ -87,8 +159,10 @@ class TableScreen(Screen[None]):
     """
 
     def __init__(self, session: Session, bot_delay: float = 0.4, save_path: str | None = None,
-                 autosave: str | os.PathLike[str] | None = None, offer: Session | None = None) -> None:
+                 autosave: str | os.PathLike[str] | None = None, offer: Session | None = None,
+                 mono: bool = False) -> None:
         super().__init__()
+        self.mono = mono  # no colours (NO_COLOR, --no-color, the c key)
         self.session = session
         self.autosave = autosave  # the file every move is kept in (None: not kept)
         self.offer = offer  # a match left unfinished, offered before this one starts
@@ -110,6 +184,9 @@ class TableScreen(Screen[None]):
         self._sheet_for = 0  # the hand whose score sheet was shown at its end
         self.hinted: Move | None = None  # the last hint's move, highlighted when a choice offers it
         self.fresh: list[int] = []  # the cards the revealed player just drew or took, until their next move
+        self.told: list[tuple[int, str]] = []  # this hand's log in words (words.tell): (move number, sentence)
+        self._told_of: tuple[int, int] = (0, 0)  # the hand and the number of moves the log has told
+        self._public: PublicView | None = None  # the public view the log last saw
 
     # -- layout ---------------------------------------------------------------------------
 
@@ -117,7 +194,7 @@ class TableScreen(Screen[None]):
         """Header, sides, pile, players, hand, status, recent moves, keys."""
         for name in ("header", "sides", "pile", "players", "hand-title", "hand", "status", "recent"):
             yield Static(id=name)
-        yield Static(to_text(KEYS), id="keys")
+        yield Static(to_text(KEYS, self.mono), id="keys")
 
     def on_mount(self) -> None:
         """Offer the match left unfinished, if any; then deal with whoever is to move first."""
@@ -144,6 +221,24 @@ class TableScreen(Screen[None]):
             if problem is not None:
                 self.message = [(problem, "bold red")]
 
+    def note(self, *_: object) -> None:
+        """Tell the log in words what happened since it last looked (every move passes here)."""
+        s = self.session
+        after = public_view(s.state)
+        names = s.names
+        hand, seen = self._told_of
+        before = self._public
+        if hand != s.hand_number or before is None or len(after.history) < seen:
+            self.told = [(-1, line) for line in deal_words(after, names)] if not after.history else []
+            seen, before = 0, None
+        new = after.history[seen:]
+        if len(new) == 1 and before is not None and len(before.history) == seen:
+            self.told += [(seen, line) for line in tell(before, after, new[0][0], new[0][1], names)]
+        else:  # moves seen only in the history (a match resumed mid-hand): from their notation
+            self.told += [(seen + i, say_move(names[seat], text)) for i, (seat, text) in enumerate(new)]
+        self._told_of = (s.hand_number, len(after.history))
+        self._public = after
+
     def on_resize(self, event: Resize) -> None:
         """Lines wrap to the new width."""
         if self.shown is not None:
@@ -163,7 +258,7 @@ class TableScreen(Screen[None]):
 
     def _set(self, widget: str, lines: list[Line]) -> None:
         self.drawn[widget] = lines
-        self.query_one(f"#{widget}", Static).update(to_text(lines))
+        self.query_one(f"#{widget}", Static).update(to_text(lines, self.mono))
 
     def redraw(self) -> None:
         """Draw everything from the viewer's view (the hand only when revealed)."""
@@ -206,8 +301,15 @@ class TableScreen(Screen[None]):
         budget = self.size.height - 2
         if sum(rows(lines, width) for lines in parts.values()) > budget:
             parts["sides"] = side_lines(view, names, width, mine, meld_lines=1, scores=totals)
+        if any("×" in text for line in parts["sides"] for text, _ in line):  # short forms: say what they mean
+            short = header.rsplit(" · seed ", 1)[0]
+            legend = " · K×5·3w = 5 kings, 3 wild · f: full"
+            for head, note in ((header, legend), (short, legend), (header, " · f: melds in full")):
+                if len(head) + len(note) <= width:
+                    parts["header"] = [[(head, ""), (note, "")]]
+                    break
         spare = budget - sum(rows(lines, width) for lines in parts.values())
-        parts["recent"] = self.recent(view, min(2, spare), width)
+        parts["recent"] = self.recent(view, min(2, spare) if self.size.height < 30 else min(12, spare - 1), width)
         for name, lines in parts.items():
             self._set(name, lines)
 
@@ -227,7 +329,7 @@ class TableScreen(Screen[None]):
         names = s.names
         if state.is_over:
             if s.match.is_over:
-                return [("The match is over. s: the score sheet · S: save · q: leave", "bold")]
+                return [("The match is over. Enter: play again · s: the score sheet · q: leave", "bold")]
             return [("The hand is over. Enter: the next hand · s: the score sheet", "bold")]
         seat = state.to_act
         if s.table.is_bot(seat):
@@ -241,12 +343,15 @@ class TableScreen(Screen[None]):
         return [(f"{who}: ", "bold green"), (PHASE_PROMPTS.get(state.phase, state.phase), "")]
 
     def recent(self, view: View, lines: int, width: int) -> list[Line]:
-        """The moves since the viewer last moved, newest last, as many as fit in ``lines`` rows."""
+        """The moves since the viewer last moved, in words, newest last, as many as fit in ``lines`` rows."""
         history = view.history
         start = max((i + 1 for i, (seat, _) in enumerate(history) if seat == view.seat), default=0)
-        moves = [f"{self.session.names[seat]}: {pretty_move(text)}" for seat, text in history[start:]]
+        moves = [text for i, text in self.told if i >= start]
         if not moves or lines <= 0:
             return []
+        if lines > 2:  # a tall terminal: one move a line, the newest last
+            shown = moves[-(lines - 1):]
+            return [[("Since your last move:", "dim")], *([("  " + text[:width - 2], "")] for text in shown)]
         text = " · ".join(moves)
         limit = lines * width - 6 - 12 * (lines - 1)  # room for "Last: " and words that wrap early
         while len(text) > limit and len(moves) > 1:
@@ -264,8 +369,9 @@ class TableScreen(Screen[None]):
     def advance(self) -> None:
         """Let computer players move (at once, or one per pause), then hand over to a person."""
         s = self.session
+        self.note()
         if self.bot_delay <= 0:
-            s.table.run_bots()
+            s.table.run_bots(self.note)
         self.keep()
         state = s.state
         if state.is_over:
@@ -304,6 +410,7 @@ class TableScreen(Screen[None]):
         self._bot_waiting = False
         if table.state_id == turn.state_id:  # nothing moved meanwhile
             table.submit(turn.seat, move, turn.state_id)
+            self.note()
         self.advance()
 
     def cover(self, seat: int) -> None:
@@ -358,6 +465,7 @@ class TableScreen(Screen[None]):
         except CanastaError as exc:
             self.say(f"Not allowed: {exc}", "bold red")
             return False
+        self.note()
         self.selected.clear()
         self.message = []
         self.hinted = None
@@ -380,20 +488,31 @@ class TableScreen(Screen[None]):
         """The itemised score of every hand; at a hand's end Enter deals the next."""
         s = self.session
         match = s.match
-        width = max(40, self.size.width - 4)
+        width = max(40, min(120, self.size.width) - 4)
         if at_end and not match.is_over:
             title, help_text = f"Hand {len(match.results)} is over", "Enter: deal the next hand · Esc: the table"
         elif at_end:
-            title, help_text = "The match is over", "q: leave · Esc: back to the table"
+            title, help_text = "The match is over", "Enter: play again · q: leave · Esc: back to the table"
         else:
             title, help_text = "Score sheet", "Esc: close · ↑↓ PgUp PgDn: scroll"
-        self.app.push_screen(TextScreen(title, match_sheets(match, width), help_text,
-                                        enter_result="next" if at_end and not match.is_over else None),
+        lines = match_sheets(match, width)
+        view = public_view(s.state)
+        if at_end and view.hands_left:  # every hand is turned up when the hand ends
+            out = view.result.went_out if view.result is not None else None
+            lines = ["Cards left in each hand:",
+                     *(f"  {s.names[seat]}: "
+                       + (describe_groups(cards) if cards else "went out" if seat == out
+                          else "sat out this hand" if seat == view.sitting_out else "none")
+                       for seat, cards in enumerate(view.hands_left)), "", *lines]
+        self.app.push_screen(TextScreen(title, lines, help_text,
+                                        enter_result=("again" if match.is_over else "next") if at_end else None),
                              self._after_sheet)
 
     def _after_sheet(self, answer: str | None) -> None:
         if answer == "next":
             self.next_hand()
+        elif answer == "again":
+            self.play_again()
         elif answer == "quit":
             self.action_quit_table()
 
@@ -407,6 +526,21 @@ class TableScreen(Screen[None]):
         self.selected.clear()
         self.cursor = 0
         self.message = []
+        self.advance()
+
+    def play_again(self) -> None:
+        """A new match at the same table: the same rules and seats, a new shuffle."""
+        old = self.session
+        if not old.match.is_over:
+            return
+        self.session = Session.new(old.match.rules, old.seats, random.randrange(2**31))
+        self.save_path = self._given_path or default_save_path(self.session.seed)
+        self._sheet_for = 0
+        self._public = None
+        self.fresh = []
+        self.selected.clear()
+        self.cursor = 0
+        self.message = [("A new match: the same table, a new shuffle.", "bold green")]
         self.advance()
 
     # -- keys ---------------------------------------------------------------------------
@@ -565,10 +699,42 @@ class TableScreen(Screen[None]):
             at_bottom=True), typed)
 
     def action_log(self) -> None:
-        """The moves of this hand."""
-        view = self.session.state.view(self.viewer)
+        """The moves of this hand, in words."""
+        self.note()
+        lines = [f"{i + 1:3}. {text}" if i >= 0 and i != self.told[n - 1][0] else f"     {text}"
+                 for n, (i, text) in enumerate(self.told)]
         self.app.push_screen(TextScreen(f"Moves of hand {self.session.hand_number}",
-                                        log_lines(view.history, self.session.names), at_end=True))
+                                        lines or ["No move yet in this hand."], at_end=True))
+
+    def action_keys(self) -> None:
+        """Every key, and what the short forms on the table mean."""
+        self.app.push_screen(TextScreen("Keys", KEY_LIST))
+
+    def action_rules(self) -> None:
+        """The complete rules of this table's game (its preset and every option set), scrollable."""
+        rules = self.session.match.rules
+        self.app.push_screen(TextScreen(f"The rules of this table ({rules.preset})", reflow(rules_text(rules))))
+
+    def action_melds(self) -> None:
+        """Every meld on the table in full, card by card, with the canastas named."""
+        s = self.session
+        view = s.state.view(self.viewer)
+        lines: list[str] = []
+        for side in range(view.rules.sides):
+            lines.append(f"{side_name(s.names, view, side)}: {len(view.melds[side])} meld"
+                         f"{'s' if len(view.melds[side]) != 1 else ''}")
+            for rank in sorted(view.melds[side]):
+                lines.append("  " + meld_label(rank, sorted(view.melds[side][rank]), view.canastas[side].get(rank)))
+            if view.red_threes[side]:
+                lines.append("  red threes: " + describe_groups(view.red_threes[side]))
+            lines.append("")
+        self.app.push_screen(TextScreen("Melds in full", lines))
+
+    def action_colours(self) -> None:
+        """Colours off (monochrome) or back on."""
+        self.mono = not self.mono
+        self.query_one("#keys", Static).update(to_text(KEYS, self.mono))
+        self.say("Monochrome: colours off (c: on again)." if self.mono else "Colours on (c: off).", "bold")
 
     def action_scores(self) -> None:
         """The score sheet."""
@@ -612,10 +778,10 @@ class TableScreen(Screen[None]):
         self.app.push_screen(QuitScreen(f"y: save to a file and leave\n{kept}\nEsc: go on playing"), answered)
 
     def action_enter(self) -> None:
-        """Enter: the next hand, or the score sheet at the end of the match."""
+        """Enter: the next hand, or a new match at the end of the match."""
         if self.session.state.is_over:
             if self.session.match.is_over:
-                self.show_sheet(at_end=True)
+                self.play_again()
             else:
                 self.next_hand()
 
@@ -631,9 +797,12 @@ class PlayApp(App[int]):
     ]
 
     def __init__(self, session: Session, bot_delay: float = 0.4, save_path: str | None = None,
-                 autosave: str | os.PathLike[str] | None = None, offer: Session | None = None) -> None:
+                 autosave: str | os.PathLike[str] | None = None, offer: Session | None = None,
+                 mono: bool | None = None) -> None:
         super().__init__()
-        self.table = TableScreen(session, bot_delay, save_path, autosave, offer)
+        if mono is None:
+            mono = bool(os.environ.get("NO_COLOR"))  # https://no-color.org: set and not empty
+        self.table = TableScreen(session, bot_delay, save_path, autosave, offer, mono)
 
     def action_leave(self) -> None:
         """Ctrl-C, Ctrl-Q: the question ``q`` asks (asked again: leave)."""

@@ -46,6 +46,8 @@ def register(sub: Any) -> None:
                    help="go on with the match you left (every move is kept in the per-user data folder)")
     p.add_argument("--bot-delay", type=float, default=0.4,
                    help="seconds a computer player waits before each move (default 0.4)")
+    p.add_argument("--no-color", action="store_true",
+                   help="no colours on the table (monochrome; also when NO_COLOR is set; key c at the table)")
     p.add_argument("--plain", action="store_true", help="the line-by-line game, for a terminal without a screen")
     p.set_defaults(func=cmd_play)
 
@@ -120,7 +122,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             if not args.plain:
                 print("canasta: not a terminal: playing line by line (--plain)", file=sys.stderr)
             return _run_plain(session, saved, autosave)
-        return _run_play(session, args.bot_delay, args.resume, autosave, saved)
+        return _run_play(session, args.bot_delay, args.resume, autosave, saved, mono=args.no_color or None)
     except (UsageError, CanastaError, SessionError) as exc:
         return _fail(str(exc))
 
@@ -153,10 +155,10 @@ def _run_plain(session: Session, saved: Session | None, autosave: Path) -> int:
 
 
 def _run_play(session: Session, bot_delay: float, save_path: str | None, autosave: Path,
-              saved: Session | None) -> int:
+              saved: Session | None, mono: bool | None = None) -> int:
     from .app import PlayApp
 
-    code = PlayApp(session, bot_delay, save_path, autosave=autosave, offer=saved).run()
+    code = PlayApp(session, bot_delay, save_path, autosave=autosave, offer=saved, mono=mono).run()
     return code or 0
 
 

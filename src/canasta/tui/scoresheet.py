@@ -22,18 +22,47 @@ Next first meld     90               15
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 
 from ..match import Match
 from ..rules import Rules
 from ..scoring import HandResult, sheet_rows
-from .table import points, pretty_move
+from .table import points
+from .words import say_move
 
 LABEL = 20
 
 
 def _row(label: str, cells: Sequence[str], col: int) -> str:
     return (label.ljust(LABEL) + "".join(c[: col - 1].ljust(col) for c in cells)).rstrip()
+
+
+def _name_lines(name: str, room: int) -> list[str]:
+    """A side's name on lines of at most ``room`` cells, broken after an ``&`` where it can."""
+    lines: list[str] = []
+    for part in name.split(" & "):
+        if lines and len(lines[-1]) + 3 + len(part) <= room:
+            lines[-1] += " & " + part
+            continue
+        if lines:
+            lines[-1] += " &"
+        lines += textwrap.wrap(part, room, break_on_hyphens=False) or [""]
+    return lines
+
+
+def _head(label: str, names: Sequence[str], col: int) -> list[str]:
+    """The sides' names over their columns, on as many lines as they need: never cut, never run together.
+
+    >>> for line in _head("", ["Basic 1 & Basic 3 & Basic 5", "Basic 2 & Basic 4"], 18):
+    ...     print(line)
+                        Basic 1 &         Basic 2 &
+                        Basic 3 &         Basic 4
+                        Basic 5
+    """
+    wrapped = [_name_lines(name, col - 3) for name in names]
+    return [_row(label if n == 0 else "", [w[n] if n < len(w) else "" for w in wrapped], col)
+            for n in range(max(len(w) for w in wrapped))]
 
 
 def hand_sheet(result: HandResult, side_names: Sequence[str], running: Sequence[int],
@@ -45,7 +74,7 @@ def hand_sheet(result: HandResult, side_names: Sequence[str], running: Sequence[
     verb = "go" if who == "You" else "goes"
     title = (f"Hand {number}: {who} {verb} out{' concealed' if result.concealed else ''}." if who is not None
              else f"Hand {number}: nobody went out; the stock ran out.")
-    lines = [title, _row("", side_names, col)]
+    lines = [title, *_head("", side_names, col)]
     lines += [_row(row.label, row.cells, col) for row in sheet_rows(result, rules)]
     lines.append(_row("Running total", [points(v) for v in running], col))
     if minimums is not None:
@@ -64,7 +93,7 @@ def match_sheets(match: Match, width: int = 78) -> list[str]:
     names = side_names(match)
     running = list(match.start_scores)
     sheets: list[list[str]] = []
-    summary = [_row("Hand", names, max(12, min(24, (width - LABEL) // len(names))))]
+    summary = _head("Hand", names, max(12, min(24, (width - LABEL) // len(names))))
     for number, result in enumerate(match.results, 1):
         running = [a + b for a, b in zip(running, result.totals)]
         over = number == len(match.results) and match.is_over
@@ -86,7 +115,7 @@ def match_sheets(match: Match, width: int = 78) -> list[str]:
 
 
 def log_lines(history: Sequence[tuple[int, str]], names: Sequence[str]) -> list[str]:
-    """The moves of a hand, numbered, with suit symbols."""
+    """The moves of a hand, numbered, in words (:func:`canasta.tui.words.say_move`)."""
     if not history:
         return ["No move yet in this hand."]
-    return [f"{i:3}. {names[seat]}: {pretty_move(text)}" for i, (seat, text) in enumerate(history, 1)]
+    return [f"{i:3}. {say_move(names[seat], text)}" for i, (seat, text) in enumerate(history, 1)]

@@ -233,7 +233,11 @@ def player_spans(view: View, names: Sequence[str], seat: int) -> Line:
     line.append((f" {size} card{'s' if size != 1 else ''}", ""))
     if view.dealer == seat:
         line.append((" (dealer)", "dim"))
-    if seat != view.seat and view.known[seat]:
+    if view.hands_left:  # the hand is over: every hand is shown, as at a real table
+        if view.hands_left[seat]:
+            line.append((" left ", "dim"))
+            line.extend(cards_line(view.hands_left[seat]))
+    elif seat != view.seat and view.known[seat]:
         line.append((" holds ", "dim"))
         line.extend(cards_line(view.known[seat]))
     return line

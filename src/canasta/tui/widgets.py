@@ -30,14 +30,27 @@ PromptScreen.bottom .dialog { width: 100%; margin: 0; border: none; border-top: 
 """
 
 
-def to_text(lines: Sequence[Line]) -> Text:
-    """Styled lines as one Rich text."""
+ATTRIBUTES = frozenset({"bold", "dim", "italic", "underline", "reverse", "strike"})
+"""The parts of a style a monochrome screen keeps: no colour, no background."""
+
+
+def monochrome(style: str) -> str:
+    """``style`` without its colours (``bold #ff5f5f`` → ``bold``; a background alone → ``italic``)."""
+    words = style.split()
+    kept = [w for w in words if w in ATTRIBUTES]
+    if not kept and "on" in words:  # a mark made by colour alone (the cards just drawn): keep it seen
+        kept = ["italic"]
+    return " ".join(kept)
+
+
+def to_text(lines: Sequence[Line], mono: bool = False) -> Text:
+    """Styled lines as one Rich text (``mono``: without colours, for NO_COLOR and the ``c`` key)."""
     text = Text(no_wrap=False, end="")
     for n, line in enumerate(lines):
         if n:
             text.append("\n")
         for piece, style in line:
-            text.append(piece, style or None)
+            text.append(piece, (monochrome(style) if mono else style) or None)
     return text
 
 
@@ -151,7 +164,8 @@ class TextScreen(ModalScreen[str | None]):
         Binding("q", "leave", show=False),
     ]
     DEFAULT_CSS = DIALOG_CSS + """
-    TextScreen .dialog { width: 80; height: 100%; margin: 0; }
+    TextScreen { align: center top; }
+    TextScreen .dialog { width: 100%; max-width: 120; height: 100%; margin: 0; }
     TextScreen VerticalScroll { height: 1fr; }
     """
 
