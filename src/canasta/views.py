@@ -129,6 +129,7 @@ class PublicView:
                 for side in self.melds
             ],
             "canastas": [{MELD_RANK_CHARS[r]: kind for r, kind in side.items()} for side in self.canastas],
+            "hands_left": [[card_text(c) for c in cards] for cards in self.hands_left],
             "table_points": list(self.table_points()),
             "red_threes": [[card_text(c) for c in reds] for reds in self.red_threes],
             "melded": list(self.melded),

@@ -70,6 +70,9 @@ def visible_cards(oracle: Match, seat: int | None) -> set[str]:
         seen.update(c for c in range(NUM_CODES) if state.known[other][c])
     if seat is not None:
         seen.update(state.hand(seat))
+    if state.is_over:  # the hand is over: every player turns up the cards left (views' hands_left)
+        for other in range(state.players):
+            seen.update(state.hand(other))
     texts = {card_text(c) for c in seen}
     for _, move in state.history:
         texts.update(CARD.findall(str(move)))

@@ -53,7 +53,7 @@ def check_view(state: GameState, seat: int) -> None:
     if view.hands_left and state.result is None:
         raise InvariantError(f"seat {seat}'s view turns up the hands before the hand is over")
     data = view.to_json()
-    if "stock" in data or "hands" in data or "hands_left" in data:
+    if "stock" in data or "hands" in data or (data.get("hands_left") and state.result is None):
         raise InvariantError("a view carries the stock or the hands")
 
 

@@ -1,7 +1,7 @@
 // The end of a hand and of the match, in a dialog that takes the focus: who went out, the
 // itemised score sheet of every side (seed 000's sheet), running totals; at the end of the
 // match the winner, the final scores and the hands played.
-import { el, formatPoints } from "/static/cards.js";
+import { cardLabel, el, formatPoints, isRedSuit } from "/static/cards.js";
 import { $, isPlayer, playerName, sideNames, sideOfSeat, ui } from "/static/game/state.js";
 
 export function currentResult(msg) {
@@ -38,6 +38,23 @@ export function openResult() {
   target.focus();
 }
 
+/** The cards left in each hand, turned up at the end of the hand (the view's `hands_left`). */
+function handsLeft(msg, out) {
+  const { table, view } = msg;
+  const left = view.hands_left || [];
+  if (!left.length) return null;
+  const list = el("ul", "hands-left");
+  list.setAttribute("aria-label", "Cards left in each hand");
+  left.forEach((cards, seat) => {
+    if (view.sitting_out === seat) return;
+    const item = el("li", "", `${playerName(table, seat)}: `);
+    if (!cards.length) item.append(el("span", "muted", seat === out ? "went out" : "no cards"));
+    for (const code of cards) item.append(el("span", isRedSuit(code) ? "red" : "", cardLabel(code)), " ");
+    list.append(item);
+  });
+  return list;
+}
+
 function renderHandResult(msg, result) {
   const { table } = msg;
   const box = $("hand-result");
@@ -54,6 +71,8 @@ function renderHandResult(msg, result) {
     box.append(el("p", "went-out", text));
   } else box.append(el("p", "went-out", "Nobody went out: the stock ran out."));
   box.append(scoreSheet(msg, result));
+  const left = handsLeft(msg, out);
+  if (left) box.append(left);
   const next = $("btn-next");
   const ready = table.ready || [];
   const mineReady = isPlayer() && ready.includes(ui.seat);
