@@ -12,6 +12,7 @@ import json
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
+from ..cards import card_text
 from ..judge import unavailable_reason
 from ..moves import ASK, DISCARD, DRAW, MELD, NO, PILE, YES
 from ..rules import OPTION_NAMES, PRESETS, Rules
@@ -171,13 +172,22 @@ def table_json(table: ServedTable, public: PublicView | None = None) -> dict[str
     }
 
 
-def view_json(table: ServedTable, seat: int | None) -> dict[str, Any]:
-    """A seat's view without the history (the table's ``log`` holds it); a spectator's is the public view."""
+def view_json(table: ServedTable, seat: int | None, public: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A seat's view without the history (the table's ``log`` holds it); a spectator's is the public view.
+
+    ``public``: the public view's JSON, when a broadcast built it already; a seat's view is that
+    plus the seat, its hand and its own entry of ``known`` emptied (``make_view``'s definition),
+    which the leak test checks message by message.
+    """
     state = table.match.state
-    view = public_view(state, history=False) if seat is None else make_view(state, seat, history=False)
-    data = view.to_json()
-    del data["history"]
-    return data
+    if seat is None or public is None:
+        view = public_view(state, history=False) if seat is None else make_view(state, seat, history=False)
+        data = view.to_json()
+        del data["history"]
+        return data
+    known = list(public["known"])
+    known[seat] = []
+    return {**public, "seat": seat, "hand": [card_text(c) for c in state.hand(seat)], "known": known}
 
 
 def legal_json(table: ServedTable, seat: int | None) -> tuple[list[str], bool, list[str], dict[str, str]]:
@@ -194,14 +204,16 @@ def legal_json(table: ServedTable, seat: int | None) -> tuple[list[str], bool, l
     return moves, len(legal) > MAX_LEGAL, [word for word in ACTIONS if word in words], reasons
 
 
-def state_message(table: ServedTable, seat: int | None, public: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The ``state`` message for one connection (``public``: the table's :func:`table_json`, if built)."""
+def state_message(table: ServedTable, seat: int | None, public: dict[str, Any] | None = None,
+                  public_view_json: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The ``state`` message for one connection (``public``: the table's :func:`table_json`, and
+    ``public_view_json`` the spectators' :func:`view_json`, when a broadcast built them for every connection)."""
     legal, more, actions, reasons = legal_json(table, seat)
     return {
         "type": "state",
         "state": table.state_id,
         "table": public if public is not None else table_json(table),
-        "view": view_json(table, seat),
+        "view": view_json(table, seat, public_view_json),
         "actions": actions,
         "reasons": reasons,
         "legal": legal,

@@ -32,7 +32,7 @@ from ..play.seats import HUMAN_WORDS
 from ..rules import Rules
 from .pool import run_cpu
 from .protocol import CHAT_SENT as CHAT_KEPT
-from .protocol import MAX_RESOLVED, ProtocolError, dumps, rules_from_request, state_message, table_json
+from .protocol import MAX_RESOLVED, ProtocolError, dumps, rules_from_request, state_message, table_json, view_json
 from .storage import AsyncStorage, Event, StorageError
 
 log = logging.getLogger("canasta.web")
@@ -603,11 +603,13 @@ class TableService:
 
     def broadcast(self, table: ServedTable) -> None:
         """Send every connection the table as its seat may see it."""
+        if not table.connections:
+            return
         messages: dict[int | None, str] = {}
-        public = table_json(table) if table.connections else None
+        public, seen_by_all = table_json(table), view_json(table, None)  # built once, shared by every seat
         for conn in list(table.connections):
             if conn.seat not in messages:
-                messages[conn.seat] = dumps(state_message(table, conn.seat, public))
+                messages[conn.seat] = dumps(state_message(table, conn.seat, public, seen_by_all))
             conn.send(messages[conn.seat])
 
     async def _play_bots(self, table: ServedTable) -> None:
