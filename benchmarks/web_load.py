@@ -44,8 +44,8 @@ How to read the figures:
   only the abusers meet the rate limits): a hint-and-ping flood on one websocket, table creation
   as fast as answers come, 1 GB declared bodies and streamed oversized bodies, slow clients that
   send a request's headers a byte at a time, websockets that never say ``hello``, and PDF
-  requests in a loop.  ``abuse`` reports what they were answered; the normal tables' figures
-  should barely move (docs/security.md).
+  requests in a loop, all in a process of their own.  ``abuse`` reports what they were answered;
+  the normal tables' figures should barely move (docs/security.md).
 - ``errors``: refusals by name, with the first message of each.  Only one seat can act at a time,
   so none is expected; ``stale_state`` is tolerated, any other error is a bug of the server or of
   this benchmark.
@@ -58,6 +58,7 @@ import asyncio
 import contextlib
 import json
 import math
+import multiprocessing
 import os
 import random
 import resource
@@ -523,6 +524,23 @@ async def abuse(base: str, ws_base: str, answers: Counter[str], stop: asyncio.Ev
             answers[f"abuser stopped: {type(result).__name__}"] += 1
 
 
+def _abuse_process(base: str, ws_base: str, seconds: float, out: Any) -> None:
+    """The abusers in a process of their own (its own event loop and CPU share, as real abusers would have),
+    for ``seconds``; what they were answered goes back through ``out``."""
+
+    async def run() -> Counter[str]:
+        answers: Counter[str] = Counter()
+        stop = asyncio.Event()
+        task = asyncio.create_task(abuse(base, ws_base, answers, stop))
+        await asyncio.sleep(seconds)
+        stop.set()
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        return answers
+
+    out.put(dict(asyncio.run(run())))
+
+
 async def measure(args: argparse.Namespace, base: str, server_pid: int | None) -> dict[str, Any]:
     """Connect every table, warm up, measure, drain; the figures."""
     ws_base = "ws" + base.removeprefix("http")
@@ -550,8 +568,13 @@ async def measure(args: argparse.Namespace, base: str, server_pid: int | None) -
             raise BenchError("a table stopped before every table was connected")
         connect_seconds = time.perf_counter() - t0
         abuse_answers: Counter[str] = Counter()
-        abuse_stop = asyncio.Event()
-        abusers = asyncio.create_task(abuse(base, ws_base, abuse_answers, abuse_stop)) if args.abuse else None
+        abusers, abuse_out = None, None
+        if args.abuse:  # not in this process: the normal tables' latencies must not wait on the abusers' loop
+            context = multiprocessing.get_context("spawn")
+            abuse_out = context.Queue()
+            abusers = context.Process(target=_abuse_process, daemon=True,
+                                      args=(base, ws_base, args.warmup + args.seconds, abuse_out))
+            abusers.start()
         await asyncio.sleep(args.warmup)
         probe = asyncio.create_task(probe_loop(stats))
         stats.window_start = time.perf_counter()
@@ -565,10 +588,14 @@ async def measure(args: argparse.Namespace, base: str, server_pid: int | None) -
         busy1 = machine_busy_seconds()
         stats.stop_sending = True
         probe.cancel()
-        if abusers is not None:
-            abuse_stop.set()
-            abusers.cancel()
-            await asyncio.gather(abusers, return_exceptions=True)
+        if abusers is not None and abuse_out is not None:
+            try:
+                abuse_answers.update(await asyncio.to_thread(abuse_out.get, True, 60))
+            except Exception as exc:  # queue.Empty: the abusers' process died or hung
+                abuse_answers[f"abusers' process answered nothing: {type(exc).__name__}"] += 1
+            abusers.join(5)
+            if abusers.is_alive():
+                abusers.kill()
         drain_until = time.perf_counter() + DRAIN_SECONDS
         while time.perf_counter() < drain_until and any(stats.in_window(t) for t in stats.pending.values()):
             await asyncio.sleep(0.05)

@@ -35,7 +35,8 @@ JSON = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=5) | st.dict
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     db = Path(tmp_path_factory.mktemp("fuzz")) / "fuzz.sqlite3"
-    limits = Limits(tables_burst=100_000, scores_burst=100_000, pdfs_burst=100_000, hints_burst=100_000)
+    limits = Limits(tables_burst=100_000, scores_burst=100_000, pdfs_burst=100_000, hints_burst=100_000,
+                    messages_burst=100_000, requests_burst=1_000_000)
     with TestClient(create_app(str(db), bot_delay=0, limits=limits), raise_server_exceptions=False) as c:
         yield c
 

@@ -37,6 +37,7 @@ from canasta.rules import Rules
 from canasta.views import make_view, public_view
 from canasta.web import app as app_module
 from canasta.web.app import create_app
+from canasta.web.limits import Limits
 
 ACTIONS = ("draw", "pile", "meld", "discard", "ask", "yes", "no")
 CARD = re.compile(r"\b(?:[AKQJT98765432][SHDC]|JK)\b")
@@ -201,7 +202,8 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     burst = app_module.RESOLVES_BURST
     app_module.RESOLVES_BURST = 10**6  # these games ask far faster than a person
     try:
-        with TestClient(create_app(str(db), bot_delay=0, clock=0.05)) as c:
+        limits = Limits(messages_burst=10**6)  # and send far more messages a second
+        with TestClient(create_app(str(db), bot_delay=0, clock=0.05, limits=limits)) as c:
             yield c
     finally:
         app_module.RESOLVES_BURST = burst

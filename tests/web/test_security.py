@@ -282,6 +282,48 @@ def test_sockets_waiting_for_hello_are_capped(tmp_path: Path) -> None:
 # -- 10. floods -----------------------------------------------------------------------------------------
 
 
+def test_an_address_that_floods_requests_is_refused_at_the_door(tmp_path: Path) -> None:
+    """Past the burst every request of that address gets 429 with Retry-After, whatever the route."""
+    with make_client(tmp_path, requests_per_second=1, requests_burst=5) as c:
+        answers = [c.get("/api/health") for _ in range(8)]
+        assert [a.status_code for a in answers[:5]] == [200] * 5
+        refused = answers[5:]
+        assert all(a.status_code == 429 and a.json()["error"] == "rate_limited" for a in refused)
+        assert all(int(a.headers["retry-after"]) >= 1 for a in refused)
+        assert c.post("/api/tables", json={}).status_code == 429  # refused before the route reads anything
+    with make_client(tmp_path, requests_per_second=1, requests_burst=5, trusted=("testclient",)) as c:
+        assert all(c.get("/api/health").status_code == 200 for _ in range(8))
+
+
+def test_a_connection_that_floods_messages_is_told_once_and_closed(tmp_path: Path) -> None:
+    """Pings and hints as fast as a loop sends them: one ``rate_limited`` and the socket closes;
+    the same messages at a person's pace are all answered."""
+    with make_client(tmp_path, messages_per_second=5, messages_burst=10) as c:
+        created = c.post("/api/tables", json={"preset": "two-player", "seats": HUMANS2}).json()
+        with c.websocket_connect(f"/ws/{created['table']}") as ws:
+            ws.send_json({"type": "hello", "token": created["seats"][0]["token"]})
+            until(ws, "state")
+            for i in range(40):
+                ws.send_json({"type": "ping", "id": i})
+            kinds: list[str] = []
+            closed = False
+            while len(kinds) < 40 and not closed:  # without a limit: 40 pongs, and no close
+                try:
+                    message = ws.receive_json()
+                except WebSocketDisconnect:
+                    closed = True
+                else:
+                    kinds.append(message["type"] if message["type"] != "error" else message["error"])
+            assert closed and kinds.count("rate_limited") == 1 and kinds[-1] == "rate_limited", kinds
+            assert 5 <= kinds.count("pong") <= 12, kinds
+        with c.websocket_connect(f"/ws/{created['table']}") as ws:  # a new connection starts afresh
+            ws.send_json({"type": "hello", "token": created["seats"][1]["token"]})
+            until(ws, "state")
+            for i in range(8):
+                ws.send_json({"type": "ping", "id": i})
+                assert until(ws, "pong")["id"] == i
+
+
 def test_hints_are_rate_limited_per_connection(tmp_path: Path) -> None:
     with make_client(tmp_path, hints_burst=2, hints_per_second=0.01) as c:
         created = c.post("/api/tables", json={"preset": "two-player", "seats": HUMANS2}).json()

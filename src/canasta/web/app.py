@@ -119,7 +119,9 @@ def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7, follow: floa
             await storage.close()
 
     app = FastAPI(title="Canasta", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
-    app.add_middleware(SecurityMiddleware, max_body=max(limits.table_body, limits.score_body))
+    app.add_middleware(SecurityMiddleware, max_body=max(limits.table_body, limits.score_body),
+                       requests=RateLimiter(limits.requests_per_second, limits.requests_burst),
+                       trusted=limits.trusted)
     app.state.limits = limits
     app.state.table_rate = RateLimiter(limits.tables_per_minute / 60, limits.tables_burst)
     app.state.pdf_rate = RateLimiter(limits.pdfs_per_second, limits.pdfs_burst)
@@ -232,7 +234,9 @@ def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7, follow: floa
                     del pending[key]
 
         conn = WebSocketConnection(ws)
+        flood: RateLimiter | None = None
         if address not in limits.trusted:  # a trusted address (a load tester, the tests' browser) is not limited
+            flood = RateLimiter(limits.messages_per_second, limits.messages_burst, keys=1)
             conn.hints = RateLimiter(limits.hints_per_second, limits.hints_burst, keys=1)
             conn.resolves = RateLimiter(RESOLVES_PER_SECOND, RESOLVES_BURST, keys=1)
             conn.chats = RateLimiter(CHATS_PER_SECOND, CHATS_BURST, keys=1)
@@ -253,6 +257,11 @@ def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7, follow: floa
                     frame = await ws.receive()
                 if frame["type"] == "websocket.disconnect":
                     break
+                if flood is not None and flood.take(0):
+                    conn.send_message(ProtocolError(
+                        "rate_limited", f"more than {limits.messages_per_second:g} messages a second: "
+                        "this connection is closed").to_message())
+                    break  # closed below, after the refusal is sent
                 table = await _answer(service(), conn, table, table_id, frame)
                 if waiting and table is not None:
                     waiting = False

@@ -36,6 +36,15 @@ class Limits:
     tables_per_minute: float = 20.0
     """Tables one client (address) may create a minute, after a burst of :attr:`tables_burst`."""
     tables_burst: int = 10
+    requests_per_second: float = 50.0
+    """HTTP requests one client (address) may make a second, after a burst of :attr:`requests_burst`
+    (a page and its files are about twenty); more are refused with 429 before any route runs."""
+    requests_burst: int = 200
+    messages_per_second: float = 20.0
+    """Messages of any kind one connection may send a second, after a burst of :attr:`messages_burst`;
+    a connection that sends faster is told ``rate_limited`` and closed: a person never does, and a
+    flood costs the server one refusal instead of an answer per message."""
+    messages_burst: int = 60
     hints_per_second: float = 2.0
     """Hints one connection may ask a second, after a burst of :attr:`hints_burst`."""
     hints_burst: int = 10

@@ -17,11 +17,13 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import secrets
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from .limits import RateLimiter
     from .service import Connection, ServedTable, TableService
 
 Scope = MutableMapping[str, Any]
@@ -69,15 +71,18 @@ def cross_origin(scope: Scope) -> bool:
 class SecurityMiddleware:
     """Headers on every answer, same-origin POSTs, JSON APIs take JSON, early 413 (module docstring)."""
 
-    def __init__(self, app: ASGIApp, max_body: int) -> None:
+    def __init__(self, app: ASGIApp, max_body: int, requests: RateLimiter | None = None,
+                 trusted: tuple[str, ...] = ()) -> None:
         self.app = app
         self.max_body = max_body
+        self.requests = requests
+        self.trusted = trusted
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        refusal = self._refusal(scope)
+        refusal = self._flooding(scope) or self._refusal(scope)
         if refusal is not None:
             await _answer(send, *refusal)
             return
@@ -89,6 +94,17 @@ class SecurityMiddleware:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+    def _flooding(self, scope: Scope) -> tuple[int, str, str, list[tuple[bytes, bytes]]] | None:
+        """429 at the door for an address that sends requests faster than any page does (cheap: no routing)."""
+        if self.requests is None:
+            return None
+        client = scope.get("client")
+        address = client[0] if client else "unknown"
+        if address in self.trusted or not (wait := self.requests.take(address)):
+            return None
+        seconds = str(max(1, math.ceil(wait)))
+        return 429, "rate_limited", f"too many requests; try again in {seconds}s", [(b"retry-after", seconds.encode())]
 
     def _refusal(self, scope: Scope) -> tuple[int, str, str, list[tuple[bytes, bytes]]] | None:
         if scope["method"] not in UNSAFE_METHODS:
