@@ -365,6 +365,18 @@ def wait_changed(page: Any, before: int, move: str, chooser: bool = False) -> st
     return "chooser"
 
 
+def click_or_choose(page: Any, button: str, before: int, move: str) -> None:
+    """Press ``button``: one move is sent at once; when several fit, the chooser opens and ``move`` is chosen."""
+    page.click(button)
+    if wait_changed(page, before, move, chooser=True) == "chooser":
+        choice = page.locator(f"#pile-choices button.choice[data-move={json.dumps(move)}]")
+        if choice.count() != 1:
+            offered = each(page, "#pile-choices button.choice", "e => e.title")
+            pytest.fail(f"the chooser does not offer {move!r}: {offered}")
+        choice.click()
+        wait_changed(page, before, move)
+
+
 def play_move(page: Any, move: str) -> None:
     """Make ``move`` by clicking (never by typing), and check the log shows it as this seat's move."""
     before = state_id(page)
@@ -386,28 +398,14 @@ def play_move(page: Any, move: str) -> None:
             page.click(f'#sides .meld[data-side="{my_side(page)}"][data-rank="{target}"]')
             wait_changed(page, before, move)
         else:
-            page.click("#btn-meld")  # the engine resolves the selection: one move is sent, several are offered
-            if wait_changed(page, before, move, chooser=True) == "chooser":
-                choice = page.locator(f"#pile-choices button.choice[data-move={json.dumps(move)}]")
-                if choice.count() != 1:
-                    offered = each(page, "#pile-choices button.choice", "e => e.title")
-                    pytest.fail(f"the chooser does not offer {move!r}: {offered}")
-                choice.click()
-                wait_changed(page, before, move)
+            click_or_choose(page, "#btn-meld", before, move)  # the engine resolves the selection
     elif word == "pile":
         if pile_by_cards(page, move):
             select_cards(page, cards_of(move))
             page.click("#btn-pile")
             wait_changed(page, before, move)
         else:
-            page.click("#btn-pile")  # nothing selected: one way sends it, several open the chooser
-            if wait_changed(page, before, move, chooser=True) == "chooser":
-                choice = page.locator(f"#pile-choices button.choice[data-move={json.dumps(move)}]")
-                if choice.count() != 1:
-                    offered = each(page, "#pile-choices button.choice", "e => e.title")
-                    pytest.fail(f"the pile chooser does not offer {move!r}: {offered}")
-                choice.click()
-                wait_changed(page, before, move)
+            click_or_choose(page, "#btn-pile", before, move)  # nothing selected: one way or the chooser
     else:
         pytest.fail(f"a hint named a move the test cannot click: {move!r}")
     entries = log_entries(page)
@@ -431,6 +429,19 @@ def play_turn(page: Any, draw_first: bool = False) -> list[str]:
 def multiset_minus(a: list[str], b: list[str]) -> list[str]:
     """The codes of ``a`` left after taking away one copy for each code of ``b``."""
     return sorted((Counter(a) - Counter(b)).elements())
+
+
+@contextmanager
+def headless_chromium() -> Iterator[Any]:
+    """Debian's Chromium, headless, for one test module."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
 
 
 @contextmanager

@@ -20,7 +20,6 @@ import pytest
 
 from .browser_helpers import (
     CHROMIUM,
-    CHROMIUM_ARGS,
     WAIT_MS,
     Server,
     ask_hint,
@@ -32,6 +31,7 @@ from .browser_helpers import (
     engine_refusal,
     hand_codes,
     hand_over,
+    headless_chromium,
     log_entries,
     multiset_minus,
     my_seat,
@@ -53,8 +53,8 @@ from .browser_helpers import (
 )
 
 try:
+    import playwright.sync_api  # noqa: F401  (the module is skipped without it)
     from playwright.sync_api import Error as PlaywrightError
-    from playwright.sync_api import sync_playwright
 except ImportError:  # pragma: no cover - depends on the machine
     pytest.skip("the browser tests need Playwright for Python: pip install playwright", allow_module_level=True)
 if not CHROMIUM.exists():  # pragma: no cover - depends on the machine
@@ -88,12 +88,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """One headless Chromium for the module."""
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    with headless_chromium() as chromium:
+        yield chromium
 
 
 @pytest.fixture

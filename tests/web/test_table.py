@@ -24,7 +24,6 @@ import pytest
 
 from .browser_helpers import (
     CHROMIUM,
-    CHROMIUM_ARGS,
     HINT_RE,
     Server,
     body_data,
@@ -33,6 +32,7 @@ from .browser_helpers import (
     each,
     hand_codes,
     hand_over,
+    headless_chromium,
     log_entries,
     meld_target,
     multiset_minus,
@@ -49,7 +49,7 @@ from .browser_helpers import (
 )
 
 try:
-    from playwright.sync_api import sync_playwright
+    import playwright.sync_api  # noqa: F401  (the module is skipped without it)
 except ImportError:  # pragma: no cover - depends on the machine
     pytest.skip("the browser tests need Playwright for Python: pip install playwright", allow_module_level=True)
 if not CHROMIUM.exists():  # pragma: no cover - depends on the machine
@@ -74,12 +74,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    """One headless Chromium for the module."""
+    with headless_chromium() as chromium:
+        yield chromium
 
 
 @pytest.fixture

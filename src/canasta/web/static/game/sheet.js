@@ -106,24 +106,26 @@ function sentRows(result) {
   }));
 }
 
-function scoreSheet(msg, result) {
-  const { table } = msg;
-  const tableEl = el("table", "score-sheet");
-  const caption = el("caption", "visually-hidden", `Score sheet of hand ${table.hand}`);
-  tableEl.append(caption);
+/** A table with a hidden caption and a head row: ``corner``, then one column per side (``markMine``: yours marked). */
+function sidesTable(table, cls, caption, corner, markMine) {
+  const tableEl = el("table", cls);
+  tableEl.append(el("caption", "visually-hidden", caption));
   const head = el("tr");
-  const corner = el("th", "", "Item");
-  corner.scope = "col";
-  head.append(corner);
-  table.sides.forEach((_, side) => {
-    const th = el("th", "", sideNames(table, side));
+  for (const [side, text] of [[null, corner], ...table.sides.map((_, side) => [side, sideNames(table, side)])]) {
+    const th = el("th", "", text);
     th.scope = "col";
-    if (isPlayer() && sideOfSeat(table, ui.seat) === side) th.classList.add("mine");
+    if (markMine && side !== null && isPlayer() && sideOfSeat(table, ui.seat) === side) th.classList.add("mine");
     head.append(th);
-  });
+  }
   const thead = el("thead");
   thead.append(head);
   tableEl.append(thead);
+  return tableEl;
+}
+
+function scoreSheet(msg, result) {
+  const { table } = msg;
+  const tableEl = sidesTable(table, "score-sheet", `Score sheet of hand ${table.hand}`, "Item", true);
   const tbody = el("tbody");
   const rows = sentRows(result);
   rows.push({ label: "Running total", cells: table.scores.map((v) => ({ text: formatPoints(v), value: v })), cls: "running" });
@@ -171,21 +173,7 @@ function renderMatchResult(msg) {
 
 /** Every finished hand with its totals and running totals. */
 export function historyTable(table, cls) {
-  const t = el("table", cls);
-  const caption = el("caption", "visually-hidden", "Hands played");
-  t.append(caption);
-  const head = el("tr");
-  const corner = el("th", "", "Hand");
-  corner.scope = "col";
-  head.append(corner);
-  table.sides.forEach((_, side) => {
-    const th = el("th", "", sideNames(table, side));
-    th.scope = "col";
-    head.append(th);
-  });
-  const thead = el("thead");
-  thead.append(head);
-  t.append(thead);
+  const t = sidesTable(table, cls, "Hands played", "Hand", false);
   const tbody = el("tbody");
   const running = table.sides.map(() => 0);
   (table.results || []).forEach((result, index) => {
