@@ -4,6 +4,7 @@ bad input of every kind answered in one line with exit status 2, never a traceba
 from __future__ import annotations
 
 import argparse
+import json
 import subprocess
 import sys
 import tomllib
@@ -15,8 +16,9 @@ import pytest
 import canasta
 from canasta.buildinfo import build
 from canasta.cli import build_parser, main
-from canasta.rules import OPTION_NAMES, PRESETS
+from canasta.rules import OPTION_NAMES, PRESETS, Rules
 from canasta.text.options import OPTIONS, default_text, options_help
+from canasta.tui.session import Session
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMAND_NAMES = ("play", "replay", "serve", "scenario", "legal", "bench", "soak", "rules", "arena", "sheets",
@@ -156,6 +158,30 @@ BAD = [
     # the command itself
     ["dance"], ["--nope"],
 ]
+BAD += [  # every subcommand's other arguments (issue 15, point 6, checked again)
+    ["play", "--seats", ""], ["play", "--plain", "--seats", ",,,,"], ["play", "--bot-delay", "x"],
+    ["play", "--continue"], ["play", "--continue", "--seed", "3"], ["play", "--continue", "--resume", "{record}"],
+    ["play", "--resume", "{record}", "--seats", "you,basic,basic,basic"],
+    ["replay", "{record}", "--seat", "0"], ["replay", "{record}", "--seat", "5"],
+    ["replay", "{record}", "--seat", "-1"],
+    ["replay", "{position}"],
+    ["serve", "--max-search", "0"], ["serve", "--max-search", "x"], ["serve", "--expire-days", "-1"],
+    ["serve", "--expire-days", "x"],
+    ["scenario", "{bad}", "--pretty"], ["scenario", "{record}"], ["legal"], ["legal", "{record}"],
+    ["bench", "--copies", "x"], ["bench", "--hands", "-3"],
+    ["soak", "--preset", "nope"], ["soak", "--seed", "x"], ["soak", "--decisions", "-1"],
+    ["rules", "classic", "--set", "nope"], ["rules", "--set", "target=0"], ["rules", "--set", "draw=x"],
+    ["arena", "basic", "basic", "--seed", "1", "--deals", "1", "--set", "x=1"],
+    ["arena", "basic", "basic", "--seed", "1", "--deals", "1", "--address", "nope:1"],
+    ["arena", "basic", "basic", "--seed", "1", "--deals", "1", "--backend", "ray", "--address", "127.0.0.1:1"],
+    ["arena", "basic", "basic", "--seed", "1", "--deals", "-1"],
+    ["arena", "basic", "basic", "--seed", "1", "--deals", "1", "--workers", "x"],
+    ["arena", "basic", "basic", "--seed", "x", "--deals", "1"],
+    ["sheets", "--preset", "nope", "--out", "{folder}"], ["sheets", "--sides", "x", "--out", "{folder}"],
+    ["score", "--file", "{new}", "--preset", "nope"], ["score", "--file", "{new}", "--names", "A,B,C,D"],
+    ["score", "--file", "{new}", "--names", ","], ["score", "--file", "{new}", "--sides", "2", "--names", "A,B,C"],
+    ["score", "--file", "{record}"], ["score", "--file", "{position}"],
+]
 
 
 @pytest.fixture
@@ -166,7 +192,11 @@ def files(tmp_path: Path) -> dict[str, str]:
     (tmp_path / "binary.json").write_bytes(b"\xff\xfe\x00\x81")
     (tmp_path / "empty.json").write_text("{}")
     (tmp_path / "file").write_text("not a folder")
-    return {"missing": str(tmp_path / "missing.json"), "folder": str(tmp_path / "folder"),
+    (tmp_path / "record.json").write_text(json.dumps(Session.new(Rules(), ["basic"] * 4, seed=3).to_record()))
+    (tmp_path / "position.json").write_text(json.dumps({"rules": "classic", "dealer": 0, "turn": 1,
+                                                        "hands": [["4C"], ["5C"], ["6C"], ["7C"]]}))
+    return {"record": str(tmp_path / "record.json"), "position": str(tmp_path / "position.json"),
+            "missing": str(tmp_path / "missing.json"), "folder": str(tmp_path / "folder"),
             "bad": str(tmp_path / "bad.json"), "binary": str(tmp_path / "binary.json"),
             "empty": str(tmp_path / "empty.json"), "file": str(tmp_path / "file"),
             "nodir": str(tmp_path / "no" / "such" / "folder"), "new": str(tmp_path / "new.json")}
@@ -188,6 +218,14 @@ def test_bad_input_is_one_line_and_exit_2(args: list[str], files: dict[str, str]
     code, out, err = run([a.format(**files) for a in args], capsys)
     assert_one_line(code, out, err)
     assert not (tmp_path / "no").exists() and not (tmp_path / "new.json").exists()
+
+
+def test_a_saved_match_that_does_not_load_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from canasta.tui.saves import autosave_path
+
+    autosave_path().parent.mkdir(parents=True, exist_ok=True)
+    autosave_path().write_text('{"hands": ')
+    assert_one_line(*run(["play", "--plain", "--continue"], capsys))
 
 
 @pytest.mark.parametrize("args", [

@@ -32,7 +32,7 @@ PRESET_FACTS = {
     "three-player": ("Three players, each playing alone", "deals 13 cards to each player",
                      "Two decks of 52 cards and four jokers, 108 cards in all", "at least two canastas;",
                      "draw one card from the top of the stock", "reaches 7,500 at the end of a hand"),
-    "five-player": ("Five players in two sides: side 0 of three and side 1 of two",
+    "five-player": ("Five players in two sides: side 1 of three and side 2 of two",
                     "deals 11 cards to each player who plays the hand",
                     "Two decks of 52 cards and four jokers, 108 cards in all", "at least one canasta;",
                     "draw one card from the top of the stock", "reaches 5,000 at the end of a hand"),
@@ -123,26 +123,28 @@ def test_partners_are_the_next_seat_clockwise_on_the_side(name: str) -> None:
     for seat in range(rules.players):
         partner = rules.partner_of(seat)
         assert partner is not None and partner % rules.sides == seat % rules.sides
-        assert (f"seats {min(seat, partner)} and {max(seat, partner)} are partners" in text
-                or f"so are seats {min(seat, partner)} and {max(seat, partner)}" in text
-                or f"seat {seat}'s partner is seat {partner}" in text
-                or f"seat {seat}'s is seat {partner}" in text), (name, seat)
+        a, b = seat + 1, partner + 1  # people count seats from 1; NOTATION.md's 0-based seats stay in the records
+        assert (f"seats {min(a, b)} and {max(a, b)} are partners" in text
+                or f"so are seats {min(a, b)} and {max(a, b)}" in text
+                or f"seat {a}'s partner is seat {b}" in text
+                or f"seat {a}'s is seat {b}" in text), (name, seat)
 
 
 def test_classic_seats_and_sides_follow_the_notation() -> None:
+    """NOTATION.md's seat s plays for side s % sides; people count both from 1 (seat 0 is seat 1)."""
     text = page()
-    assert "side 0 is seats 0 and 2 and side 1 is seats 1 and 3" in text
-    assert "seats 0 and 2 are partners and so are seats 1 and 3" in text
+    assert "side 1 is seats 1 and 3 and side 2 is seats 2 and 4" in text
+    assert "seats 1 and 3 are partners and so are seats 2 and 4" in text
 
 
 def test_six_player_three_sides_and_two_teams_seating() -> None:
-    assert "side 0 is seats 0 and 3, side 1 is seats 1 and 4 and side 2 is seats 2 and 5" in page("six-player")
-    assert "side 0 is seats 0, 2 and 4 and side 1 is seats 1, 3 and 5" in page("six-player-two-teams")
+    assert "side 1 is seats 1 and 4, side 2 is seats 2 and 5 and side 3 is seats 3 and 6" in page("six-player")
+    assert "side 1 is seats 1, 3 and 5 and side 2 is seats 2, 4 and 6" in page("six-player-two-teams")
 
 
 def test_five_player_names_who_sits_out_and_partners_for_the_hand() -> None:
     text = page("five-player")
-    assert "seat 0 in the first hand, seat 2 in the second hand and seat 4 in the third hand" in text
+    assert "seat 1 in the first hand, seat 3 in the second hand and seat 5 in the third hand" in text
     assert "so four players are dealt in" in text
     assert "the next seat clockwise on your side that plays the hand" in text
     assert "## Asking your partner" in text

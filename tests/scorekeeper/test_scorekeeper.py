@@ -278,8 +278,8 @@ def test_sheet_for_the_page() -> None:
 # -- the terminal -----------------------------------------------------------------------------------
 
 
-def run_prompt(game: ScoreGame, path: Path | None, lines: list[str]) -> list[str]:
-    """Feed ``lines`` to the prompt; returns what it wrote (end of input quits)."""
+def run_prompt(game: ScoreGame, path: Path | None, lines: list[str], width: int = 80) -> list[str]:
+    """Feed ``lines`` to the prompt in a terminal of ``width`` columns; returns what it wrote (end of input quits)."""
     feed = iter(lines)
     out: list[str] = []
 
@@ -289,7 +289,7 @@ def run_prompt(game: ScoreGame, path: Path | None, lines: list[str]) -> list[str
         except StopIteration:
             raise EOFError from None
 
-    assert keep_score(game, path, read, out.append) == 0
+    assert keep_score(game, path, read, out.append, width=width) == 0
     return out
 
 
@@ -473,3 +473,39 @@ def test_a_new_game_is_offered_after_a_win(tmp_path: Path) -> None:
     kept = ScoreGame.new(CLASSIC)
     out = run_prompt(kept, None, ["a 5000 0", "n"])
     assert kept.totals() == (5000, 0)
+
+
+@pytest.mark.parametrize("width", [80, 100, 120, 60])
+@pytest.mark.parametrize("sides", [2, 3])
+def test_every_screen_of_the_scorekeeper_fits_the_terminal_and_uses_a_wide_one(width: int, sides: int) -> None:
+    """Issue 15 point 4 for the scorekeeper: everything it writes fits the terminal's columns, the sides' names
+    whole over their columns; a wider terminal gets the bonuses and cards of each hand too."""
+    names = ["Annabelle Fitzgerald", "Bartholomew & Cynthia", "Cy"][:sides]
+    game = ScoreGame.new(Rules.from_preset("three-player" if sides == 3 else "classic"), names=names)
+    totals = " ".join(["1315", "-55", "0"][:sides])
+    answers = {"natural canastas": "1", "mixed canastas": "1", "red threes": "2", "went out": "out",
+               "card points melded": "250", "card points left in hand": "35"}
+    commands = iter([f"a {totals}", "a", "i", *["0"] * (sides - 1), "s", "?", "c 9", "u", "s"])
+    out: list[str] = []
+
+    def read(prompt: str) -> str:  # each item of the itemised entry by its name, Enter for the others
+        item = next((answer for label, answer in answers.items() if prompt.strip().startswith(label)), None)
+        if item is not None:
+            return item
+        try:
+            return next(commands)
+        except StopIteration:
+            raise EOFError from None
+
+    assert keep_score(game, None, read, out.append, width=width) == 0
+    lines = "\n".join(out).splitlines()
+    assert "unknown command" not in "\n".join(out) and len(game.hands) == 1, "\n".join(out)  # two, one undone
+    assert max(len(line) for line in lines) <= width, [line for line in lines if len(line) > width]
+    sheet = sheet_text(game, width).splitlines()
+    head = [line for line in sheet[1:5] if line.startswith(("hand |", "     |")) and "total" not in line]
+    columns = [" ".join(part.strip() for part in parts).split() for parts in zip(*(h.split("|")[1:] for h in head))]
+    assert [" ".join(c) for c in columns] == names  # every name whole, in its own column
+    full = 5 + sides * 35 <= width  # room for bonus, cards, hand, total and minimum per side
+    assert ("bonus" in sheet[len(head) + 1]) == full and "total" in sheet[len(head) + 1]
+    if width >= 120:
+        assert full

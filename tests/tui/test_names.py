@@ -13,11 +13,12 @@ pytest.importorskip("textual", reason="the terminal table needs the tui extra: p
 
 from textual.pilot import Pilot
 
-from canasta.rules import Rules
+from canasta.rules import PRESETS, Rules
 from canasta.tui.app import PlayApp
 from canasta.tui.plain import play_in_terminal
 from canasta.tui.session import Session
 
+from ..numbering import zero_based
 from .test_keep import SIZES, run_at
 from .test_tui import command, finished_record, widget_text
 
@@ -81,3 +82,28 @@ def _basic_move(session: Session) -> Any:
 
     state = session.state
     return make_bot("basic", random.Random(1)).choose(state.view(state.to_act), list(state.legal_moves()))
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_the_rules_page_and_key_list_count_from_1(preset: str) -> None:
+    """Every line of the pages, not only those in sight: people count seats and sides from 1."""
+    rules = Rules.from_preset(preset)
+    app = PlayApp(Session.new(rules, ["you"] + ["basic"] * (rules.players - 1), seed=2), bot_delay=0)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        for key in ("r", "k", "s", "L", "f"):
+            await pilot.press(key)
+            page = "\n".join(app.screen.lines)  # type: ignore[attr-defined]
+            assert not zero_based(page), (key, zero_based(page))
+            await pilot.press("escape")
+        assert not zero_based(widget_text(app, "players") + widget_text(app, "sides"))
+
+    run_at(app, (80, 24), script)
+
+
+def test_a_record_without_names_is_replayed_with_players_from_1() -> None:
+    from canasta.tui.replay import Replay
+
+    record = finished_record()
+    del record["players"]
+    assert Replay.from_record(record).match.players == ["Player 1", "Player 2", "Player 3", "Player 4"]

@@ -38,7 +38,8 @@ from canasta.tui.selection import rank_words
 from canasta.tui.session import Session
 from canasta.tui.table import card_label, plain, pretty_move
 from canasta.tui.widgets import ChoiceScreen, CoverScreen, PromptScreen, QuitScreen, TextScreen
-from canasta.tui.words import say_move
+from canasta.tui.words import say_move, tell
+from canasta.views import public_view
 
 SIZE = (80, 24)
 BASIC = ["you", "basic", "basic", "basic"]
@@ -542,7 +543,9 @@ def test_replay_steps_through_a_finished_game() -> None:
         frame = replay.frame
         assert frame.index == 2
         seat, move = frame.move or (0, "")
-        assert f"Move 2: {replay.match.players[seat]}: {pretty_move(move)}" in screen_text(app)
+        before = public_view(replay.frames[replay.at - 1].state)
+        said = tell(before, public_view(frame.state), seat, move, replay.match.players)
+        assert f"Move 2: {' · '.join(said)}" in screen_text(app)  # in words, as the table's log says it
         hands = widget_text(app, "hands")
         for seat, name in enumerate(replay.match.players):  # a finished game: every hand face up
             assert " ".join(labels(sorted(frame.state.hand(seat)))) in " ".join(hands.split()) or \

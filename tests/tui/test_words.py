@@ -13,8 +13,10 @@ pytest.importorskip("textual", reason="the terminal table needs the tui extra: p
 from textual.pilot import Pilot
 
 from canasta import from_position
+from canasta.cards import MELD_RANK_CHARS, parse_cards
 from canasta.rules import Rules
 from canasta.tui.app import PlayApp
+from canasta.tui.plain import play_in_terminal
 from canasta.tui.session import Session
 from canasta.tui.table import plain
 from canasta.tui.words import say_move, tell
@@ -86,5 +88,65 @@ def test_the_table_and_the_log_speak_in_words(size: tuple[int, int]) -> None:
         await pilot.press("d")
         await pilot.press("x")
         await pilot.pause()
+
+    asyncio.run(main())
+
+
+# -- cards put on a meld already down: "added 6♥ to the 6s" (one place: words.say_move) ----------------------
+
+ACES = {**POSITION, "hands": [["AC", "2S", "9S", "KS", "QS"], ["JH", "JD", "8H"], ["5C", "5D"], ["8C", "8D"]],
+        "stock": ["QC", "QD", "7S"]}
+
+
+def aces_session() -> Session:
+    """South to draw, the aces already down for South's side, an ace and a 2 in hand."""
+    session = Session.new(Rules(), ["you", "basic", "basic", "basic"], seed=1)
+    session.match.state = from_position(ACES)
+    return session
+
+
+def test_cards_put_on_a_meld_already_down_are_added_not_melded() -> None:
+    s = from_position(ACES)
+    s.play("draw")
+    before = public_view(s)
+    s.play("meld AC, A: 2S")
+    assert tell(before, public_view(s), 0, "meld AC, A: 2S", NAMES) == ["South added A♣ 2♠ to the aces"]
+    sixes = {MELD_RANK_CHARS.index("6")}
+    assert say_move("East", "meld 8S 8H 8D, 6H", melds=sixes) == "East melded 8♠ 8♥ 8♦ and added 6♥ to the 6s"
+    assert say_move("East", "meld 6H") == "East melded 6♥"  # from the notation alone: nothing known of the melds
+
+
+def test_the_plain_game_logs_in_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    lines: list[str] = []
+    typed = iter(["draw", "meld AC", "quit"])
+    play_in_terminal(Rules(), None, 1, read=lambda prompt: next(typed), write=lines.append, session=aces_session())
+    log = [line.strip() for line in lines if line.startswith("  ")]
+    assert "You drew Q♣." in log and "You added A♣ to the aces" in log
+    assert not any(re.fullmatch(r"\S+ \d: (draw|discard|meld|pile)\b.*", line) for line in log)  # no notation
+
+    lines.clear()
+    play_in_terminal(Rules(), ["basic"] * 4, 5, read=lambda prompt: "quit", write=lines.append)
+    log = [line.strip() for line in lines if line.startswith("  ")]
+    assert log[0].startswith("The pile starts with ") and any(" took the pile: " in line for line in log)
+    assert any(re.fullmatch(r"Basic \d (drew from the stock|discarded \S+)", line) for line in log)
+    assert not any(re.search(r"\b(draw|discard [2-9TJQKA][SHDC]|meld [2-9TJQKA][SHDC])\b", line) for line in log)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_table_says_added_to_the_aces(size: tuple[int, int]) -> None:
+    from tests.tui.test_tui import select
+
+    session = aces_session()
+    app = PlayApp(session, bot_delay=0)
+
+    async def main() -> None:
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            await pilot.press("d")
+            await select(pilot, app, tuple(parse_cards(["AC"])))
+            await pilot.press("m")
+            assert [text for _, text in app.table.told][-1] == "You added A♣ to the aces"
+            await pilot.press("L")
+            assert "  2. You added A♣ to the aces" in app.screen.lines  # type: ignore[attr-defined]
 
     asyncio.run(main())

@@ -76,10 +76,33 @@ def cmd_rules(args: argparse.Namespace) -> int:
     return 0
 
 
+def check_ray_address(address: str, timeout: float = 5.0) -> None:
+    """Refuse in one line a Ray cluster address where nothing answers (Ray itself would retry for minutes,
+    writing warnings); ``auto``, ``local`` and addresses without a port are left to Ray.
+
+    >>> check_ray_address("auto")
+    >>> check_ray_address("127.0.0.1:1", timeout=1)
+    Traceback (most recent call last):
+    canasta.cli.args.UsageError: --address 127.0.0.1:1: no Ray cluster answers there (Connection refused)
+    """
+    import socket
+
+    host, colon, port = address.split("://", 1)[-1].rpartition(":")
+    if not colon or not port.isdigit() or address in ("auto", "local"):
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except (OSError, ValueError, OverflowError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+        raise UsageError(f"--address {address}: no Ray cluster answers there ({reason})") from None
+
+
 def cmd_arena(args: argparse.Namespace) -> int:
     from ..bots.arena import progress_bar, run_arena
 
     rules = rules_from_args(args.preset, args.set)
+    if args.address is not None and args.backend == "ray":
+        check_ray_address(args.address)
     unit = "matches" if args.matches is not None else "deals"
     report = run_arena(args.a, args.b, rules, args.seed, deals=args.deals, matches=args.matches,
                        workers=args.workers, backend=args.backend, address=args.address,

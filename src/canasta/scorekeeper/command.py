@@ -241,17 +241,26 @@ def _ask_hand(game: ScoreGame, old: tuple[Entry, ...] | None, read: Read, write:
 
 _FULL = (("bonus", 6), ("cards", 6), ("hand", 6), ("total", 7), ("min", 4))
 _SHORT = (("hand", 7), ("total", 7), ("min", 4))
+_NARROW = (("total", 7), ("min", 4))
 WIDTH = 80
-"""The terminal's columns the sheet and the messages fit in."""
+"""The columns the sheet and the messages fit in when the terminal's are not known (a file, a pipe)."""
+
+
+def terminal_width() -> int:
+    """The terminal's columns (80 when output is not a terminal), at least 40 and at most 160."""
+    import shutil
+
+    return max(40, min(160, shutil.get_terminal_size((WIDTH, 24)).columns))
 
 
 def sheet_text(game: ScoreGame, width: int = WIDTH) -> str:
     """The score sheet: per hand and side bonuses, cards, hand total, running total and next minimum.
 
-    It fits ``width`` columns: with three sides the bonuses and cards give way (the hand's line
-    after each entry tells them).  Each side's name is whole, on as many lines as it needs.
+    It fits ``width`` columns: in a narrow terminal, or with three sides in 80 columns, the bonuses
+    and cards give way (the hand's line after each entry tells them), then each hand's own total
+    (the running total stays).  Each side's name is whole, on as many lines as it needs.
     """
-    cols = _FULL if 5 + game.sides * (sum(w + 1 for _, w in _FULL) + 1) <= width else _SHORT
+    cols = next((c for c in (_FULL, _SHORT) if 5 + game.sides * (sum(w + 1 for _, w in c) + 1) <= width), _NARROW)
     group = sum(w + 1 for _, w in cols)
     wrapped = [textwrap.wrap(name, group - 2, break_on_hyphens=False) or [""] for name in game.names]
     head = [("hand |" if n == 0 else "     |") + "|".join(f" {w[n] if n < len(w) else '':<{group - 1}}"
@@ -294,21 +303,26 @@ def hand_line(game: ScoreGame, number: int) -> str:
 # -- the prompt ---------------------------------------------------------------------------------
 
 
-def _fitted(write: Write) -> Write:
+def _fitted(write: Write, width: int) -> Write:
     def fitted(text: str) -> None:
-        write(fit(text))
+        write(fit(text, width))
 
     return fitted
 
 
-def keep_score(game: ScoreGame, path: Path | None, read: Read = input, write: Write = print) -> int:
-    """The prompt: add, correct, show, undo, rename, quit; ``game`` is saved to ``path`` after every change."""
+def keep_score(game: ScoreGame, path: Path | None, read: Read = input, write: Write = print,
+               width: int | None = None) -> int:
+    """The prompt: add, correct, show, undo, rename, quit; ``game`` is saved to ``path`` after every change.
+
+    Everything written fits ``width`` columns (default: the terminal's, 80 when it is not one).
+    """
     undo: list[tuple[str, list[tuple[Entry, ...]], list[str]]] = []
-    write = _fitted(write)  # every message fits the terminal, broken between words
+    columns = terminal_width() if width is None else width
+    write = _fitted(write, columns)  # every message fits the terminal, broken between words
     kept = f" Kept in {path}." if path is not None else ""
     write(f"Canasta scorekeeper: {describe(game)}.{kept} Type ? for help.")
     if game.hands:
-        write(sheet_text(game))
+        write(sheet_text(game, columns))
 
     def ask(prompt: str) -> str:
         try:
@@ -333,7 +347,7 @@ def keep_score(game: ScoreGame, path: Path | None, read: Read = input, write: Wr
                 if word in ("?", "h", "help"):
                     write(HELP)
                 elif word in ("s", "sheet", "show"):
-                    write(sheet_text(game))
+                    write(sheet_text(game, columns))
                 elif word in ("a", "add"):
                     _add(game, rest, ask, write)
                     changed(f"hand {len(game.hands)}", before)
@@ -354,7 +368,7 @@ def keep_score(game: ScoreGame, path: Path | None, read: Read = input, write: Wr
                         changed(f"the correction of hand {number}", before)
                         _report(game, number, write)
                 elif word in ("u", "undo"):
-                    _undo(game, undo, write)
+                    _undo(game, undo, write, columns)
                     if path is not None:
                         game.save(path)
                 elif word in ("n", "name", "rename"):
@@ -403,7 +417,8 @@ def _report(game: ScoreGame, number: int, write: Write) -> None:
               + game.status()[1:] + ".")
 
 
-def _undo(game: ScoreGame, undo: list[tuple[str, list[tuple[Entry, ...]], list[str]]], write: Write) -> None:
+def _undo(game: ScoreGame, undo: list[tuple[str, list[tuple[Entry, ...]], list[str]]], write: Write,
+          width: int = WIDTH) -> None:
     if undo:
         what, hands, names = undo.pop()
         game.hands, game.names = hands, names
@@ -411,7 +426,7 @@ def _undo(game: ScoreGame, undo: list[tuple[str, list[tuple[Entry, ...]], list[s
     else:
         game.drop_last()
         write(f"Took back hand {len(game.hands) + 1}.")
-    write(sheet_text(game))
+    write(sheet_text(game, width))
 
 
 def _hand_number(game: ScoreGame, text: str) -> int:

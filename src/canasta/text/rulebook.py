@@ -5,7 +5,8 @@ what ``docs/presets/*.md`` begin with.  Every sentence is built from the fields 
 ``Rules`` object, so changing an option changes the page.  The wording follows
 ``shared/spec/RULES.md`` (clauses 1 to 15, "Presets", "Options"), the seed documents
 000 to 004 in ``shared/seeds/`` (000 above all), and the engine's own choices written
-down in ``docs/rules.md``; seats and cards are named as in ``shared/spec/NOTATION.md``.
+down in ``docs/rules.md``; cards are named as in ``shared/spec/NOTATION.md``, and seats and sides
+are counted from 1, as people count them (NOTATION.md and the JSON records count from 0).
 
 >>> text = rules_text(Rules.from_preset("classic", draw=2))
 >>> "draw two cards from the top of the stock" in " ".join(text.split())
@@ -69,7 +70,8 @@ def _cap(text: str) -> str:
 
 
 def _seats(seats: Sequence[int]) -> str:
-    return ("seat " if len(seats) == 1 else "seats ") + join([str(s) for s in seats])
+    """Seats as people count them, from 1: ``seats 1 and 3`` (NOTATION.md and the records count from 0)."""
+    return ("seat " if len(seats) == 1 else "seats ") + join([str(s + 1) for s in seats])
 
 
 def _value(value: object) -> str:
@@ -187,13 +189,20 @@ def _canastas_needed(rules: Rules) -> str:
 # -- sections -------------------------------------------------------------------------------
 
 
+def _partner(rules: Rules, seat: int) -> list[int]:
+    """The seat of ``seat``'s partner (as a list for :func:`_seats`); every seat of a side of two or more has one."""
+    partner = rules.partner_of(seat)
+    return [] if partner is None else [partner]
+
+
 def _title(rules: Rules) -> str:
     changed = options_changed(rules)
     extra = f", with {', '.join(f'{k}={_value(v)}' for k, v in changed.items())}" if changed else ""
     return "\n\n".join([
         f"# Canasta: {rules.preset}{extra}",
         _para(f"These are the complete rules of the game that `{command(rules)}` names, as the canasta "
-              "engine plays it. Seats and cards are written as in NOTATION.md; RULES.md gives the "
+              "engine plays it. Cards are written as in NOTATION.md; seats and sides are counted from 1, "
+              "as at the table (NOTATION.md and the game records count them from 0). RULES.md gives the "
               "classic game and every option."),
     ])
 
@@ -201,7 +210,7 @@ def _title(rules: Rules) -> str:
 def _players(rules: Rules) -> str:
     sides = side_seats(rules)
     n, s = rules.players, rules.sides
-    seating = f"Seats are numbered {join([str(seat) for seat in range(n)]) if n == 2 else f'0 to {n - 1}'} clockwise"
+    seating = f"Seats are numbered {'1 and 2' if n == 2 else f'1 to {n}'} clockwise"
     if n == s:
         return _section("Players and sides", _para(
             f"{_cap(counted(n, 'player'))}, each playing alone: every player is a side of one, and "
@@ -212,19 +221,19 @@ def _players(rules: Rules) -> str:
     if len(set(sizes)) == 1:
         shape = f"{counted(s, 'side')} of {number(sizes[0])}"
     else:
-        shape = f"{counted(s, 'side')}: " + join([f"side {i} of {number(k)}" for i, k in enumerate(sizes)])
-    members = join([f"side {i} is {_seats(seats)}" for i, seats in enumerate(sides)], "and")
+        shape = f"{counted(s, 'side')}: " + join([f"side {i + 1} of {number(k)}" for i, k in enumerate(sizes)])
+    members = join([f"side {i + 1} is {_seats(seats)}" for i, seats in enumerate(sides)], "and")
     blocks = [_para(
         f"{_cap(counted(n, 'player'))} in {shape}.",
-        f"{seating}, and seat s plays for side s % {s}, so {members}.",
+        f"{seating}, and the sides alternate round the table: {members}.",
         "Partners share their melds, their bonuses and their score.")]
     if rules.sit_out:
         seated = rules.seated
         out = sides[0]
         blocks.append(_para(
-            f"In each hand {counted(rules.sit_out, 'player')} of side 0 sits out, in turn in seat order ("
-            + join([f"seat {seat} in the {_ORDINALS[i]} hand" for i, seat in enumerate(out)])
-            + f", then again from seat {out[0]}), so "
+            f"In each hand {counted(rules.sit_out, 'player')} of side 1 sits out, in turn in seat order ("
+            + join([f"{_seats([seat])} in the {_ORDINALS[i]} hand" for i, seat in enumerate(out)])
+            + f", then again from {_seats(out[:1])}), so "
             f"{number(seated)} players are dealt in. The player who sits out holds no cards and has no "
             "turn, but still shares the side's score.",
             "Your partner is the next seat clockwise on your side that plays the hand.",
@@ -235,8 +244,8 @@ def _players(rules: Rules) -> str:
             pairs = join([f"{_seats(seats)} are partners" if i == 0 else f"so are {_seats(seats)}"
                           for i, seats in enumerate(sides)], "and")
         else:
-            pairs = "; ".join(join([f"seat {seat}'s partner is seat {rules.partner_of(seat)}" if i == 0 else
-                                    f"seat {seat}'s is seat {rules.partner_of(seat)}" for i, seat in enumerate(seats)])
+            pairs = "; ".join(join([f"{_seats([seat])}'s {'partner ' if i == 0 else ''}is "
+                                    f"{_seats(_partner(rules, seat))}" for i, seat in enumerate(seats)])
                               for seats in sides)
         blocks.append(_para(
             f"Where a rule speaks of your partner, it is the next seat clockwise on your side: {pairs}.",

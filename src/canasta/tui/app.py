@@ -27,7 +27,7 @@ from ..errors import CanastaError
 from ..moves import DRAW, MELD, PILE, Move, Phase
 from ..text.labels import meld_label
 from ..text.rulebook import rules_text
-from ..views import PublicView, View, public_view
+from ..views import View, public_view
 from .scoresheet import match_sheets
 from .selection import group_texts, rank_words, wild_rank_choices, wild_splits
 from .session import Session, SessionError, default_save_path
@@ -39,12 +39,21 @@ from .table import (
     pile_line,
     players_lines,
     pretty_move,
-    rows,
     side_lines,
     side_name,
+    width_of,
 )
-from .widgets import ChoiceScreen, CoverScreen, PromptScreen, QuitScreen, TextScreen, to_text
-from .words import deal_words, say_move, tell
+from .widgets import (
+    ChoiceScreen,
+    CoverScreen,
+    PromptScreen,
+    QuitScreen,
+    TextScreen,
+    text_rows,
+    to_text,
+    too_small,
+)
+from .words import Narrator, new_cards_words, numbered
 
 KEYS: list[Line] = [
     [("←→", "bold"), (" cursor  ", ""), ("space", "bold"), (" select  ", ""), ("esc", "bold"), (" clear  ", ""),
@@ -54,6 +63,13 @@ KEYS: list[Line] = [
      ("L", "bold"), (" log  ", ""), ("s", "bold"), (" scores  ", ""), ("r", "bold"), (" rules  ", ""),
      ("k", "bold"), (" keys  ", ""), ("q", "bold"), (" quit", "")],
 ]
+
+SHORT_KEYS: list[Line] = [
+    [("d", "bold"), (" draw  ", ""), ("p", "bold"), (" pile  ", ""), ("m", "bold"), (" meld  ", ""),
+     ("x", "bold"), (" discard  ", ""), ("?", "bold"), (" hint  ", ""), ("k", "bold"), (" keys  ", ""),
+     ("q", "bold"), (" quit", "")],
+]
+"""The keys line of a narrow terminal: the moves, the key list and leaving."""
 
 KEY_LIST = [
     "Your hand",
@@ -184,9 +200,8 @@ class TableScreen(Screen[None]):
         self._sheet_for = 0  # the hand whose score sheet was shown at its end
         self.hinted: Move | None = None  # the last hint's move, highlighted when a choice offers it
         self.fresh: list[int] = []  # the cards the revealed player just drew or took, until their next move
-        self.told: list[tuple[int, str]] = []  # this hand's log in words (words.tell): (move number, sentence)
-        self._told_of: tuple[int, int] = (0, 0)  # the hand and the number of moves the log has told
-        self._public: PublicView | None = None  # the public view the log last saw
+        self.narrator = Narrator(session.names)  # this hand's log in words (words.Narrator)
+        self.told: list[tuple[int, str]] = []  # the narrator's log: (move number, sentence)
 
     # -- layout ---------------------------------------------------------------------------
 
@@ -194,7 +209,7 @@ class TableScreen(Screen[None]):
         """Header, sides, pile, players, hand, status, recent moves, keys."""
         for name in ("header", "sides", "pile", "players", "hand-title", "hand", "status", "recent"):
             yield Static(id=name)
-        yield Static(to_text(KEYS, self.mono), id="keys")
+        yield Static(id="keys")
 
     def on_mount(self) -> None:
         """Offer the match left unfinished, if any; then deal with whoever is to move first."""
@@ -211,7 +226,7 @@ class TableScreen(Screen[None]):
             self.advance()
 
         self.app.push_screen(ChoiceScreen(f"You left a match: {offer.summary()}",
-                                          ["Continue it", "Start a new match (the one you left is replaced)"]),
+                                          ["Continue it", "A new match (it replaces the one you left)"]),
                              chosen)
 
     def keep(self) -> None:
@@ -224,20 +239,10 @@ class TableScreen(Screen[None]):
     def note(self, *_: object) -> None:
         """Tell the log in words what happened since it last looked (every move passes here)."""
         s = self.session
-        after = public_view(s.state)
-        names = s.names
-        hand, seen = self._told_of
-        before = self._public
-        if hand != s.hand_number or before is None or len(after.history) < seen:
-            self.told = [(-1, line) for line in deal_words(after, names)] if not after.history else []
-            seen, before = 0, None
-        new = after.history[seen:]
-        if len(new) == 1 and before is not None and len(before.history) == seen:
-            self.told += [(seen, line) for line in tell(before, after, new[0][0], new[0][1], names)]
-        else:  # moves seen only in the history (a match resumed mid-hand): from their notation
-            self.told += [(seen + i, say_move(names[seat], text)) for i, (seat, text) in enumerate(new)]
-        self._told_of = (s.hand_number, len(after.history))
-        self._public = after
+        if self.narrator.names != s.names:
+            self.narrator = Narrator(s.names)
+        self.narrator.follow(public_view(s.state), s.hand_number)
+        self.told = self.narrator.told
 
     def on_resize(self, event: Resize) -> None:
         """Lines wrap to the new width."""
@@ -266,7 +271,7 @@ class TableScreen(Screen[None]):
         state = s.state
         view = state.view(self.viewer)
         self.shown = view
-        width = max(20, self.size.width - 2)
+        width = max(20, self.size.width)  # the content area: the screen less its padding
         names = s.names
         mine = view.side if s.humans else None
         rules = view.rules
@@ -274,7 +279,7 @@ class TableScreen(Screen[None]):
         header = f"Canasta · {rules.preset} · hand {s.hand_number} · to {rules.target:,} · seed {s.seed}"
         parts: dict[str, list[Line]] = {
             "header": [[(header, "")]],
-            "sides": side_lines(view, names, width, mine, scores=totals),
+            "sides": [],
             "pile": [pile_line(view, mine)],
             "players": players_lines(view, names, width),
         }
@@ -297,10 +302,14 @@ class TableScreen(Screen[None]):
                 title.append(("  new: " + " ".join(card_label(c) for c in self.fresh), "bold"))
         parts["hand-title"] = [title]
         parts["status"] = ([self.message] if self.message else []) + [self.prompt()]
-        # Fit the screen: melds go compact, then the recent moves give way.
-        budget = self.size.height - 2
-        if sum(rows(lines, width) for lines in parts.values()) > budget:
-            parts["sides"] = side_lines(view, names, width, mine, meld_lines=1, scores=totals)
+        keys = KEYS if width >= max(width_of(line) for line in KEYS) else SHORT_KEYS
+        # Fit the screen above the keys: every meld card by card on as many lines as the screen spares (two
+        # rows kept for the recent moves), else shorter, then compact; then the recent moves give way.
+        budget = self.size.height - self.rows(keys, width)
+        for meld_lines in range(max(2, (budget - 14) // max(1, rules.sides)), 0, -1):
+            parts["sides"] = side_lines(view, names, width, mine, meld_lines=meld_lines, scores=totals)
+            if sum(self.rows(lines, width) for lines in parts.values()) + 2 <= budget:
+                break
         if any("×" in text for line in parts["sides"] for text, _ in line):  # short forms: say what they mean
             short = header.rsplit(" · seed ", 1)[0]
             legend = " · K×5·3w = 5 kings, 3 wild · f: full"
@@ -308,10 +317,19 @@ class TableScreen(Screen[None]):
                 if len(head) + len(note) <= width:
                     parts["header"] = [[(head, ""), (note, "")]]
                     break
-        spare = budget - sum(rows(lines, width) for lines in parts.values())
+        spare = budget - sum(self.rows(lines, width) for lines in parts.values())
         parts["recent"] = self.recent(view, min(2, spare) if self.size.height < 30 else min(12, spare - 1), width)
+        if spare < 0:  # too small a terminal even for the short forms: say so rather than draw over the keys
+            parts = {name: [] for name in parts}
+            parts["header"] = [[(f"Canasta · hand {s.hand_number}", "")]]
+            parts["status"] = too_small(*self.app.size)
+        self._set("keys", keys)
         for name, lines in parts.items():
             self._set(name, lines)
+
+    def rows(self, lines: list[Line], width: int) -> int:
+        """Terminal rows the lines take on this screen, wrapped between words as Textual wraps them."""
+        return text_rows(self.app.console, lines, width)
 
     def fresh_places(self, hand: tuple[int, ...]) -> frozenset[int]:
         """Where the cards just drawn or taken lie in the sorted hand."""
@@ -472,15 +490,8 @@ class TableScreen(Screen[None]):
         self.fresh = []
         if applied.action in (DRAW, PILE) and not s.state.is_over:
             self.fresh = sorted((Counter(s.state.hand(seat)) - before).elements())
-            new = " ".join(card_label(c) for c in self.fresh)
             who = "You" if not self.hot_seat else s.names[seat]
-            if applied.action == DRAW:
-                said = f"{who} drew {new or 'a red three'}."
-            else:
-                size = f"{len(pile)} card{'s' if len(pile) != 1 else ''}"
-                said = f"{who} took the pile: {size}, top {card_label(pile[-1])}" + (f"; new in hand: {new}." if new
-                                                                                     else ".")
-            self.message = [(said, "bold")]
+            self.message = [(new_cards_words(who, applied.action, self.fresh, pile), "bold")]
         self.advance()
         return True
 
@@ -488,7 +499,7 @@ class TableScreen(Screen[None]):
         """The itemised score of every hand; at a hand's end Enter deals the next."""
         s = self.session
         match = s.match
-        width = max(40, min(120, self.size.width) - 4)
+        width = max(40, min(120, self.app.size.width) - 4)  # the page: the dialog less its border and padding
         if at_end and not match.is_over:
             title, help_text = f"Hand {len(match.results)} is over", "Enter: deal the next hand · Esc: the table"
         elif at_end:
@@ -536,7 +547,7 @@ class TableScreen(Screen[None]):
         self.session = Session.new(old.match.rules, old.seats, random.randrange(2**31))
         self.save_path = self._given_path or default_save_path(self.session.seed)
         self._sheet_for = 0
-        self._public = None
+        self.narrator = Narrator(self.session.names)
         self.fresh = []
         self.selected.clear()
         self.cursor = 0
@@ -701,8 +712,7 @@ class TableScreen(Screen[None]):
     def action_log(self) -> None:
         """The moves of this hand, in words."""
         self.note()
-        lines = [f"{i + 1:3}. {text}" if i >= 0 and i != self.told[n - 1][0] else f"     {text}"
-                 for n, (i, text) in enumerate(self.told)]
+        lines = numbered(self.told)
         self.app.push_screen(TextScreen(f"Moves of hand {self.session.hand_number}",
                                         lines or ["No move yet in this hand."], at_end=True))
 
@@ -733,7 +743,6 @@ class TableScreen(Screen[None]):
     def action_colours(self) -> None:
         """Colours off (monochrome) or back on."""
         self.mono = not self.mono
-        self.query_one("#keys", Static).update(to_text(KEYS, self.mono))
         self.say("Monochrome: colours off (c: on again)." if self.mono else "Colours on (c: off).", "bold")
 
     def action_scores(self) -> None:

@@ -89,7 +89,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from .saves import autosave_path
     from .session import Session, SessionError
 
-    seats = [s.strip() for s in args.seats.split(",")] if args.seats else None
+    seats = [s.strip() for s in args.seats.split(",")] if args.seats is not None else None  # "": refused
     if args.bot_delay < 0:
         return _fail("--bot-delay must be 0 or more seconds")
     plain = args.plain or not is_terminal()

@@ -2,8 +2,10 @@
 
 The table is drawn from the human seat's view only; moves go in through
 :class:`canasta.play.table.Table`, which deals and seeds the computer players as every front
-end does.  Type moves in the project's notation; ``?`` lists the legal moves, ``hint`` asks the
-expert bot (with its reason), ``save FILE`` saves, ``quit`` leaves.  With ``autosave`` the
+end does.  Every move is logged in words, as the full-screen table's log says it
+(:class:`canasta.tui.words.Narrator`): ``West took the pile: 7 cards, top 9♠``.  Type moves in
+the project's notation; ``?`` lists the legal moves, ``hint`` asks the expert bot (with its
+reason), ``save FILE`` saves, ``quit`` leaves.  With ``autosave`` the
 match is written after every move, for ``canasta play --plain --continue``.
 """
 
@@ -12,18 +14,20 @@ from __future__ import annotations
 import os
 import random
 import sys
+from collections import Counter
 from collections.abc import Callable, Sequence
 
 from ..bots.hints import hint
 from ..errors import CanastaError
-from ..moves import Phase
+from ..moves import DRAW, PILE, Phase
 from ..play import HOUSE, Table, parse_seats
 from ..play.seats import default_seats
 from ..rules import Rules
 from ..scoring import HandResult, sheet_rows
 from ..text.labels import card_label, cards_label, hand_label, meld_label
-from ..views import PublicView, View
+from ..views import PublicView, View, public_view
 from .session import Session, SessionError, default_save_path
+from .words import Narrator, new_cards_words
 
 
 def table_text(view: PublicView, names: Sequence[str]) -> str:
@@ -113,12 +117,23 @@ def play_in_terminal(
               else "Goodbye. The match is kept: canasta play --plain --continue")
         return 0
 
+    narrator = Narrator(labels)
+
+    def log(*_args: object, mine: str | None = None) -> None:
+        """The moves since the last look, in words (as the full-screen table's log says them).
+
+        ``mine``: what the player alone saw of their own draw or take, said instead of its public words.
+        """
+        for n, (_, line) in enumerate(narrator.follow(public_view(match.state), session.hand_number)):
+            write(f"  {mine if mine is not None and n == 0 else line}")
+
     resumed = f", hand {session.hand_number}" if session.hand_number > 1 or match.state.history else ""
     write(f"Canasta ({rules.preset}) to {rules.target:,}. Seed {table.seed}{resumed}. {PLAIN_HELP}")
     while True:
         state = match.state
+        log()
         while not state.is_over:
-            if table.run_bots(lambda seat, move: write(f"  {labels[seat]}: {move}")):
+            if table.run_bots(log):
                 keep()
                 continue
             keep()
@@ -152,10 +167,17 @@ def play_in_terminal(
                 else:
                     write(f"Saved to {path}. Resume with: canasta play --plain --resume {path}")
                 continue
+            held, pile = Counter(state.hand(seat)), list(state.pile)
             try:
-                table.submit(seat, line, table.state_id)
+                applied = table.submit(seat, line, table.state_id)
             except CanastaError as exc:
                 write(f"Not allowed: {exc}")
+                continue
+            mine = None
+            if applied is not None and applied.action in (DRAW, PILE) and not state.is_over:
+                new = sorted((Counter(state.hand(seat)) - held).elements())
+                mine = new_cards_words(labels[seat], applied.action, new, pile)
+            log(mine=mine)
         keep()
         assert state.result is not None
         write("")

@@ -47,7 +47,10 @@ class Replay:
     def from_record(cls, record: object) -> Replay:
         """Replay a game record (decks needed); raises :class:`SessionError` with one line."""
         done = match_from_record(record, "a game record")
-        match = Match(done.rules, done.players, seed=done.seed, dealer=done.hands[0]["dealer"],
+        players = done.players
+        if isinstance(record, dict) and record.get("players") is None:  # no names given: as people count, from 1
+            players = [f"Player {seat + 1}" for seat in range(done.rules.players)]
+        match = Match(done.rules, players, seed=done.seed, dealer=done.hands[0]["dealer"],
                       scores=done.start_scores, deal=False)
         frames: list[Frame] = []
         for number, hand in enumerate(done.hands):

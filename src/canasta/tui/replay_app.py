@@ -14,10 +14,12 @@ from textual.events import Resize
 from textual.screen import Screen
 from textual.widgets import Static
 
+from ..views import public_view
 from .replay import Replay
-from .scoresheet import log_lines, match_sheets, side_names
-from .table import Line, hand_lines, pile_line, players_lines, pretty_move, side_lines
-from .widgets import TextScreen, to_text
+from .scoresheet import match_sheets, side_names
+from .table import Line, hand_lines, pile_line, players_lines, side_lines
+from .widgets import TextScreen, text_rows, to_text, too_small
+from .words import Narrator, numbered
 
 REPLAY_KEYS: list[Line] = [[
     ("←→", "bold"), (" step  ", ""), ("PgUp PgDn", "bold"), (" hand  ", ""), ("Home End", "bold"),
@@ -71,23 +73,75 @@ class ReplayScreen(Screen[None]):
         self.drawn[widget] = lines
         self.query_one(f"#{widget}", Static).update(to_text(lines))
 
+    def told(self) -> list[tuple[int, str]]:
+        """This hand's moves up to the frame shown, in words (the table's log, :class:`Narrator`)."""
+        r = self.replay
+        hand = r.frame.hand
+        narrator = Narrator(r.match.players)
+        for frame in r.frames[r.hand_start(hand): r.at + 1]:
+            narrator.follow(public_view(frame.state), hand + 1)
+        return narrator.told
+
     def redraw(self) -> None:
-        """Draw the current frame."""
+        """Draw the current frame, fitted to the screen: melds in full as far as they fit, else compact; then
+        only the hands of the player who moved and the one to move, then none; a notice in a terminal too
+        small even for that."""
         r = self.replay
         frame = r.frame
         state = frame.state
         names = r.match.players
         view = state.view(self.seat if self.seat is not None else 0)
-        width = max(20, self.size.width - 2)
+        width = max(20, self.size.width)  # the content area: the screen less its padding
         hands_total = r.frames[-1].hand + 1
         rules = r.match.rules
-        self._set("header", [[(f"Replay · {rules.preset} · hand {frame.hand + 1} of {hands_total} · move "
-                               f"{frame.index} of {r.moves_in_hand(frame.hand)} · seed {r.match.seed}", "")]])
         mine = view.side if self.seat is not None else None
-        self._set("sides", side_lines(view, names, width, mine))
-        self._set("pile", [pile_line(view, mine)])
-        self._set("players", players_lines(view, names, width))
+        totals = r.scores_before(frame.hand + 1) if state.is_over else None  # the hand's points count at its end
+        parts: dict[str, list[Line]] = {
+            "header": [[(f"Replay · {rules.preset} · hand {frame.hand + 1} of {hands_total} · move "
+                         f"{frame.index} of {r.moves_in_hand(frame.hand)} · seed {r.match.seed}", "")]],
+            "sides": [],
+            "pile": [pile_line(view, mine)],
+            "players": players_lines(view, names, width),
+        }
         seats = [self.seat] if self.seat is not None else list(range(rules.players))
+        parts["hands"] = self.hand_rows(seats, width)
+        move: Line
+        if frame.move is None:
+            move = [("The deal.", "bold")]
+        else:
+            said = [text for i, text in self.told() if i == frame.index - 1]
+            move = [(f"Move {frame.index}: ", "bold"), (" · ".join(said), "")]
+        if state.result is not None:
+            hand_totals = " · ".join(f"{name} {t:,}" for name, t in zip(side_names(r.match), state.result.totals))
+            move.append((f"   Hand over: {hand_totals} (s: the score sheet)", "bold green"))
+        parts["move"] = [move]
+        console = self.app.console
+        budget = self.size.height - text_rows(console, REPLAY_KEYS, width)
+
+        def used() -> int:
+            return sum(text_rows(console, lines, width) for lines in parts.values())
+
+        for meld_lines in range(max(2, (budget - 14) // max(1, rules.sides)), 0, -1):
+            parts["sides"] = side_lines(view, names, width, mine, meld_lines=meld_lines, scores=totals)
+            if used() <= budget:
+                break
+        if used() > budget and len(seats) > 1:  # the hands of the move only: who moved, who moves next
+            movers = sorted({s for s in (frame.move[0] if frame.move else None, state.to_act) if s is not None})
+            parts["hands"] = [*self.hand_rows(movers, width),
+                              [(f"({len(seats) - len(movers)} more hands: a taller terminal shows them)", "dim")]]
+        if used() > budget:  # no hand at all (at a hand's end the players' line still shows what was left)
+            parts["hands"] = [[(f"({len(seats)} hands: a taller terminal shows them)", "dim")]]
+        if used() > budget:
+            parts = {name: [] for name in parts}
+            parts["header"] = [[(f"Replay · hand {frame.hand + 1} · move {frame.index}", "")]]
+            parts["move"] = too_small(*self.app.size)
+        for name, lines in parts.items():
+            self._set(name, lines)
+
+    def hand_rows(self, seats: list[int], width: int) -> list[Line]:
+        """The hands of ``seats``, each after its player's name."""
+        state = self.replay.frame.state
+        names = self.replay.match.players
         lines: list[Line] = []
         for seat in seats:
             cards = tuple(sorted(state.hand(seat)))
@@ -95,17 +149,7 @@ class ReplayScreen(Screen[None]):
             body = hand_lines(cards, width=width - len(label)) if cards else [[("no cards", "dim")]]
             for n, line in enumerate(body):
                 lines.append([(label if n == 0 else " " * len(label), "bold"), *line])
-        self._set("hands", lines)
-        move: Line
-        if frame.move is None:
-            move = [("The deal.", "bold")]
-        else:
-            who, text = frame.move
-            move = [(f"Move {frame.index}: ", "bold"), (f"{names[who]}: {pretty_move(text)}", "")]
-        if state.result is not None:
-            totals = " · ".join(f"{name} {t:,}" for name, t in zip(side_names(r.match), state.result.totals))
-            move.append((f"   Hand over: {totals} (s: the score sheet)", "bold green"))
-        self._set("move", [move])
+        return lines
 
     def action_step(self, by: int) -> None:
         """One move forward or back."""
@@ -133,14 +177,13 @@ class ReplayScreen(Screen[None]):
 
     def action_scores(self) -> None:
         """Every hand's itemised score."""
-        self.app.push_screen(TextScreen("Score sheet", match_sheets(self.replay.match, max(40, self.size.width - 4))))
+        width = max(40, min(120, self.app.size.width) - 4)  # the page: the dialog less its border and padding
+        self.app.push_screen(TextScreen("Score sheet", match_sheets(self.replay.match, width)))
 
     def action_log(self) -> None:
         """The moves of this hand up to here."""
-        state = self.replay.frame.state
         self.app.push_screen(TextScreen(f"Moves of hand {self.replay.frame.hand + 1}",
-                                        log_lines([(s, str(m)) for s, m in state.history], self.replay.match.players),
-                                        at_end=True))
+                                        numbered(self.told()) or ["No move yet in this hand."], at_end=True))
 
     def action_leave(self) -> None:
         """Quit the replay."""

@@ -1,4 +1,4 @@
-"""The score sheet and the move log as plain text lines (the score sheet of seed 000).
+"""The score sheet as plain text lines (the score sheet of seed 000).
 
 One column per side, one row per item: the engine's rows (:func:`canasta.scoring.sheet_rows`:
 canastas, red threes, going out, bonuses, melded cards, cards left in hand, the hand's total),
@@ -29,7 +29,6 @@ from ..match import Match
 from ..rules import Rules
 from ..scoring import HandResult, sheet_rows
 from .table import points
-from .words import say_move
 
 LABEL = 20
 
@@ -112,10 +111,3 @@ def match_sheets(match: Match, width: int = 78) -> list[str]:
     for sheet in reversed(sheets):
         lines += [*sheet, ""]
     return [*lines, "Totals hand by hand (hand total → running total):", *summary]
-
-
-def log_lines(history: Sequence[tuple[int, str]], names: Sequence[str]) -> list[str]:
-    """The moves of a hand, numbered, in words (:func:`canasta.tui.words.say_move`)."""
-    if not history:
-        return ["No move yet in this hand."]
-    return [f"{i:3}. {say_move(names[seat], text)}" for i, (seat, text) in enumerate(history, 1)]

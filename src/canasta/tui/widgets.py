@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+from rich.console import Console
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -54,13 +55,30 @@ def to_text(lines: Sequence[Line], mono: bool = False) -> Text:
     return text
 
 
+MIN_SIZE = (80, 24)
+"""The terminal the screens are laid out for; a smaller one gets short forms, and a notice when even they overflow."""
+
+
+def text_rows(console: Console, lines: Sequence[Line], width: int) -> int:
+    """Terminal rows ``lines`` take at ``width`` columns, wrapped between words as a Static wraps them."""
+    if not lines:
+        return 0
+    return len(to_text(lines).wrap(console, width))
+
+
+def too_small(width: int, height: int) -> list[Line]:
+    """The notice a screen shows instead of drawing over itself in too small a terminal."""
+    return [[(f"This terminal is {width}×{height}: the table needs more room. Make it at least "
+              f"{MIN_SIZE[0]}×{MIN_SIZE[1]} (q: leave).", "bold yellow")]]
+
+
 class CoverScreen(Screen[None]):
     """Hides the table between two people's turns at one screen (hot seat)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "reveal", "show my hand")]
     DEFAULT_CSS = """
     CoverScreen { align: center middle; background: $background; }
-    CoverScreen > Static { width: auto; max-width: 76; border: double $accent; padding: 1 2; }
+    CoverScreen > Static { width: auto; max-width: 100%; border: double $accent; padding: 1 2; }
     """
 
     def __init__(self, name: str) -> None:

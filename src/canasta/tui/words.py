@@ -1,14 +1,20 @@
 """The log in words, like the browser's: ``West took the pile: 7 cards, top 9♠``.
 
-A move's notation leaves out what the table saw happen (the pile's size and top card when
-it is taken, red threes laid out, a player going out), so :func:`tell` reads it from the
-public views before and after the move.  :func:`say_move` words a move from its notation
-alone, for moves seen only in the history (a match resumed from a file).  Pure functions.
+One implementation for every terminal front end: the full-screen table's log and recent
+moves, ``canasta play --plain`` and ``canasta replay``.  A move's notation leaves out what
+the table saw happen (the pile's size and top card when it is taken, red threes laid out, a
+player going out, whether a card went onto a meld already down), so :func:`tell` reads it
+from the public views before and after the move; :class:`Narrator` follows a hand move by
+move.  :func:`say_move` words a move from its notation alone, for moves seen only in the
+history (a match resumed from a file).  Pure functions, no Textual.
 
 >>> say_move("West", "pile 9S 9H, K: JK")
 'West took the pile with 9♠ 9♥, K: JK'
 >>> say_move("East", "meld 8S 8H 2C")
 'East melded 8♠ 8♥ 2♣'
+>>> from canasta.cards import MELD_RANK_CHARS
+>>> say_move("East", "meld 8S 8H 8D, 6H", melds={MELD_RANK_CHARS.index("6")})
+'East melded 8♠ 8♥ 8♦ and added 6♥ to the 6s'
 >>> say_move("North", "discard 4C"), say_move("South", "ask")
 ('North discarded 4♣', 'South asked partner: may I go out?')
 """
@@ -16,26 +22,55 @@ alone, for moves seen only in the history (a match resumed from a file).  Pure f
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
-from ..cards import IS_WILD, KIND
+from ..cards import IS_WILD, KIND, WILD_MELD, kind_name
 from ..errors import MoveSyntaxError
 from ..moves import ASK, DISCARD, DRAW, MELD, NO, PILE, YES, Move
 from ..text.labels import card_label, cards_label, rank_label
 from ..views import PublicView
 
 
+def _group(group_rank: int, cards: Sequence[int]) -> str:
+    natural = any(KIND[c] == group_rank and not IS_WILD[c] for c in cards)
+    return cards_label(cards) if natural else f"{rank_label(group_rank)}: {cards_label(cards)}"
+
+
 def _groups(move: Move) -> str:
-    parts = []
-    for group in move.groups:
-        natural = any(KIND[c] == group.rank and not IS_WILD[c] for c in group.cards)
-        cards = cards_label(group.cards)
-        parts.append(cards if natural else f"{rank_label(group.rank)}: {cards}")
-    return ", ".join(parts)
+    return ", ".join(_group(g.rank, g.cards) for g in move.groups)
 
 
-def say_move(who: str, text: str) -> str:
-    """One move in words, from its notation alone (no card is told that the notation does not show)."""
+def meld_name(rank: int) -> str:
+    """A meld on the table by its rank: ``the 6s``, ``the kings``, ``the wild cards``."""
+    return "the wild cards" if rank == WILD_MELD else f"the {kind_name(rank)}"
+
+
+def _melded(move: Move, melds: Collection[int] | None) -> str:
+    """``melded 8♠ 8♥ 8♦ and added 6♥ to the 6s``: new melds, then cards put on melds already down."""
+    new = [g for g in move.groups if melds is None or g.rank not in melds]
+    added: dict[int, list[int]] = {}  # rank -> the cards put on that meld (two groups of one rank: one meld)
+    for g in move.groups:
+        if melds is not None and g.rank in melds:
+            added.setdefault(g.rank, []).extend(g.cards)
+    said = []
+    if new:
+        said.append("melded " + ", ".join(_group(g.rank, g.cards) for g in new))
+    if added:
+        said.append("added " + join([f"{cards_label(cards)} to {meld_name(rank)}" for rank, cards in added.items()]))
+    return " and ".join(said)
+
+
+def join(items: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def say_move(who: str, text: str, melds: Collection[int] | None = None) -> str:
+    """One move in words, from its notation alone (no card is told that the notation does not show).
+
+    ``melds``: the ranks of the melds the mover's side had down before the move, when known, so
+    a card put on one of them is told as added to it (``added 6♥ to the 6s``), not melded.
+    """
     try:
         move = Move.parse(text)
     except MoveSyntaxError:
@@ -45,7 +80,7 @@ def say_move(who: str, text: str) -> str:
     if move.action == PILE:
         return f"{who} took the pile" + (f" with {_groups(move)}" if move.groups else "")
     if move.action == MELD:
-        return f"{who} melded {_groups(move)}"
+        return f"{who} {_melded(move, melds)}"
     if move.action == DISCARD and move.card is not None:
         return f"{who} discarded {card_label(move.card)}"
     if move.action == ASK:
@@ -62,11 +97,13 @@ def _plural(n: int, word: str) -> str:
 def tell(before: PublicView, after: PublicView, seat: int, text: str, names: Sequence[str]) -> list[str]:
     """What the table saw of ``seat``'s move ``text``, from the public views before and after it.
 
-    The pile's size and top card when it is taken, red threes laid out (by the mover, or by the
-    player whose turn begins), and going out.  Never a card from a hidden hand.
+    The pile's size and top card when it is taken, cards added to melds already down, red threes
+    laid out (by the mover, or by the player whose turn begins), and going out.  Never a card
+    from a hidden hand.
     """
     who = names[seat]
-    said = say_move(who, text)
+    sides = before.rules.sides
+    said = say_move(who, text, before.melds[seat % sides])
     action = text.split(" ", 1)[0]
     if action == PILE and before.pile:
         size, top = len(before.pile), before.pile[-1]
@@ -75,7 +112,6 @@ def tell(before: PublicView, after: PublicView, seat: int, text: str, names: Seq
         if move.groups:
             said += f", with {_groups(move)}"
     lines = [said]
-    sides = before.rules.sides
     for side in range(sides):
         added = list((Counter(after.red_threes[side]) - Counter(before.red_threes[side])).elements())
         if added:
@@ -104,3 +140,80 @@ def deal_words(view: PublicView, names: Sequence[str]) -> list[str]:
             lines.append(f"{' & '.join(names[s] for s in range(view.rules.players) if s % sides == side)} "
                          f"laid out {what}: {cards_label(reds)}")
     return lines
+
+
+def new_cards_words(who: str, action: str, new: Sequence[int], pile: Sequence[int]) -> str:
+    """What the player alone learns of a draw or a take: ``You drew 4♦.``, ``You took the pile: ...``.
+
+    ``new``: the cards that came into the hand; ``pile``: the pile as it was before the take.
+
+    >>> from canasta.cards import parse_cards
+    >>> new_cards_words("You", "pile", parse_cards(["9S", "TC"]), parse_cards(["TC", "9S"]))
+    'You took the pile: 2 cards, top 9♠; new in hand: 9♠ 10♣.'
+    """
+    cards = cards_label(new)
+    if action == DRAW:
+        return f"{who} drew {cards or 'a red three'}."
+    top = f", top {card_label(pile[-1])}" if pile else ""
+    return f"{who} took the pile: {_plural(len(pile), 'card')}{top}" + (f"; new in hand: {cards}." if cards else ".")
+
+
+def numbered(told: Sequence[tuple[int, str]]) -> list[str]:
+    """A hand's log as a page: each move numbered from 1, what followed from it (a red three) under it.
+
+    >>> numbered([(-1, "The pile starts with 7♥"), (0, "West drew from the stock"), (0, "West laid out a red three")])
+    ['     The pile starts with 7♥', '  1. West drew from the stock', '     West laid out a red three']
+    """
+    return [f"{i + 1:3}. {text}" if i >= 0 and (n == 0 or i != told[n - 1][0]) else f"     {text}"
+            for n, (i, text) in enumerate(told)]
+
+
+class Narrator:
+    """One hand's log in words, told as the hand goes on (the same for every terminal front end).
+
+    :meth:`follow` is given the public view after each move (or after several: a match resumed
+    mid-hand) and returns what is new; :attr:`told` holds the hand's whole log as ``(move
+    index, sentence)``, index -1 for what the deal showed.
+
+    >>> from canasta import from_position
+    >>> from canasta.views import public_view
+    >>> state = from_position({"rules": "classic", "dealer": 3, "turn": 0, "hands": [["6H", "9D"], ["4C"],
+    ...     ["QS"], ["8H"]], "stock": ["5C"], "pile": ["TC"], "melds": [{"6": ["6S", "6D", "6C"]}, {}]})
+    >>> narrator = Narrator(["South", "West", "North", "East"])
+    >>> narrator.follow(public_view(state), 1)
+    [(-1, 'The pile starts with 10♣')]
+    >>> _ = state.play("draw"), state.play("meld 6H")
+    >>> [line for _, line in narrator.follow(public_view(state), 1)]
+    ['South drew from the stock', 'South added 6♥ to the 6s']
+    """
+
+    def __init__(self, names: Sequence[str]) -> None:
+        self.names = list(names)
+        self.told: list[tuple[int, str]] = []
+        self._hand: int | None = None
+        self._last: PublicView | None = None  # the view the log last saw
+
+    def follow(self, view: PublicView, hand: int) -> list[tuple[int, str]]:
+        """Tell what happened since the last view seen (a new hand starts a new log)."""
+        seen = len(self._last.history) if self._last is not None else 0
+        before = self._last
+        if hand != self._hand or before is None or len(view.history) < seen:
+            self.told = [(-1, line) for line in deal_words(view, self.names)] if not view.history else []
+            start = 0
+            seen, before = 0, None
+        else:
+            start = len(self.told)
+        new = view.history[seen:]
+        if len(new) == 1 and before is not None:
+            self.told += [(seen, line) for line in tell(before, view, new[0][0], new[0][1], self.names)]
+        else:  # several moves at once (a match resumed mid-hand): from their notation, melds followed
+            sides = view.rules.sides
+            down = [set(before.melds[side]) if before is not None else set() for side in range(sides)]
+            for i, (seat, text) in enumerate(new):
+                self.told.append((seen + i, say_move(self.names[seat], text, down[seat % sides])))
+                try:
+                    down[seat % sides].update(g.rank for g in Move.parse(text).groups)
+                except MoveSyntaxError:
+                    pass
+        self._hand, self._last = hand, view
+        return self.told[start:]
