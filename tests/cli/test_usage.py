@@ -166,7 +166,8 @@ BAD += [  # every subcommand's other arguments (issue 15, point 6, checked again
     ["replay", "{record}", "--seat", "-1"],
     ["replay", "{position}"],
     ["serve", "--max-search", "0"], ["serve", "--max-search", "x"], ["serve", "--expire-days", "-1"],
-    ["serve", "--expire-days", "x"],
+    ["serve", "--expire-days", "x"], ["serve", "--port", "-1"], ["serve", "--port", "99999"],
+    ["serve", "--host", "nope.invalid"], ["serve", "--trusted", "nope"], ["serve", "--host", "192.0.2.1"],
     ["scenario", "{bad}", "--pretty"], ["scenario", "{record}"], ["legal"], ["legal", "{record}"],
     ["bench", "--copies", "x"], ["bench", "--hands", "-3"],
     ["soak", "--preset", "nope"], ["soak", "--seed", "x"], ["soak", "--decisions", "-1"],
@@ -259,3 +260,21 @@ def test_no_progress_bar_unless_standard_error_is_a_terminal(capsys: pytest.Capt
     assert code == 0 and "2/2 deals" in err
     code, out, err = run(["arena", "basic", "random", "--deals", "2", "--seed", "1", "--quiet"], capsys)
     assert code == 0 and err == ""
+
+
+def test_serve_on_a_port_in_use_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code, out, err = run(["serve", "--port", str(port), "--db", ":memory:"], capsys)
+    assert_one_line(code, out, err)
+    assert f"port {port}: address already in use" in err
+
+
+def test_python_dash_m_canasta_is_the_command() -> None:
+    done = subprocess.run([sys.executable, "-m", "canasta", "--version"], capture_output=True, text=True,
+                          check=False, timeout=60, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0 and done.stdout.startswith("canasta "), done

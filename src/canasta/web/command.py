@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import ipaddress
+import socket
 from typing import Any
 
 from ..cli.args import UsageError
@@ -24,6 +26,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise UsageError("--max-search must be more than 0 seconds")
     if not args.expire_days >= 0:
         raise UsageError("--expire-days must be 0 (never) or more days")
+    for address in args.trusted:
+        try:
+            ipaddress.ip_address(address)
+        except ValueError:
+            raise UsageError(f"--trusted takes a client's IP address, like 127.0.0.1, not {address!r}") from None
+    check_listen(args.host, args.port)
     try:
         serve(args.host, args.port, args.db, args.bot_delay, open_browser=args.open, quiet=args.quiet,
               follow=args.follow, max_search=args.max_search, expire_days=args.expire_days,
@@ -31,6 +39,24 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except StorageError as exc:
         raise UsageError(str(exc)) from None
     return 0
+
+
+def check_listen(host: str, port: int) -> None:
+    """Refuse, in one line, a port out of range or an address this machine cannot listen on."""
+    if not 1 <= port <= 65535:
+        raise UsageError(f"--port must be from 1 to 65535, not {port}")
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (OSError, UnicodeError) as exc:
+        raise UsageError(f"--host {host!r} is not an address of this machine ({exc})") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            reason = exc.strerror or str(exc)
+            raise UsageError(f"cannot listen on {host} port {port}: {reason.lower()}") from None
 
 
 def register(sub: Any) -> None:
