@@ -667,13 +667,18 @@ class TableScreen(Screen[None]):
         self.app.push_screen(ChoiceScreen(title, labels or [pretty_move(str(m)) for m in moves], initial=hinted),
                              chosen)
 
-    def action_hint(self) -> None:
-        """The computer player's suggestion and its reason; its cards are selected."""
+    async def action_hint(self) -> None:
+        """The computer player's suggestion and its reason; its cards are selected.
+
+        The search behind it thinks in a thread (up to about 300 ms), so the screen stays live."""
         if self.not_my_turn():
             return
         state = self.session.state
         view = state.view(state.to_act)
-        move, reason = hint(view, list(state.legal_moves()))
+        before = self.session.table.state_id
+        move, reason = await asyncio.to_thread(hint, view, list(state.legal_moves()))
+        if self.session.table.state_id != before or self.session.state is not state:
+            return  # a move was made meanwhile: this hint is for a position gone
         hand = list(self.hand)
         picked: set[int] = set()
         for code in move.cards:

@@ -151,10 +151,11 @@ function fillSeats(rules) {
     const kind = el("select", "seat-kind");
     kind.id = kindId;
     kind.dataset.seat = String(seat);
-    for (const k of ["human", ...(setup.bots || ["random", "basic", "expert", "search"])]) {
-      const option = el("option", "", k === "human" ? "Human" : `Computer: ${k}`);
-      option.value = k;
-      kind.append(option);
+    kind.append(seatOption("human", "Human"));
+    const levels = setup.levels || [];
+    for (const level of levels) kind.append(seatOption(level.kind, `${level.name}: ${level.strength}`, level.strength));
+    for (const k of setup.bots || ["random", "basic", "expert", "search"]) {
+      if (!levels.some((level) => level.kind === k)) kind.append(seatOption(k, `Computer: ${k}`));
     }
     const name = el("input", "seat-name");
     name.type = "text";
@@ -183,6 +184,14 @@ function fillSeats(rules) {
 function seatTitle(seat, rules) {
   const sides = rules.sides || 2;
   return `Seat ${seat + 1}` + (rules.players !== sides ? ` (side ${String.fromCharCode(65 + (seat % sides))})` : "");
+}
+
+/** One choice of a seat's select: a person, a level (with its measured strength) or a bot by name. */
+function seatOption(value, text, title) {
+  const option = el("option", "", text);
+  option.value = value;
+  if (title) option.title = title;
+  return option;
 }
 
 function syncSeat(kind, name) {
