@@ -14,6 +14,8 @@ joined to the others, not every pair.  Two ratings, each anchored at one bot rat
   the target first.
 
 Each bot's decision times (median and 95th percentile per move, wall-clock) come with it.
+A pair needs two deals (or matches) for an interval; a pair whose every deal ended alike (two
+bots that play the same moves) counts as known to :data:`MIN_STDERR` points.
 
 >>> report = run_ladder(["random", "basic", "expert"], Rules.from_preset("classic"), seed=1, deals=3)
 >>> [r["bot"] for r in report["ratings"]], report["anchor"]
@@ -36,6 +38,8 @@ from .rating import Z95, Games, PairPoints, RatingError, elo_ratings, mean_ci, p
 
 DEFAULT_DEALS = 100
 """Deals per pair when none are given."""
+MIN_STDERR = 0.5
+"""The least standard error of a pair's mean points per hand in the fit (a pair without spread)."""
 
 
 def is_slow(name: str) -> bool:
@@ -92,8 +96,8 @@ def run_ladder(
     n = matches if matches is not None else deals if deals is not None else DEFAULT_DEALS
     slow_n = n if slow_deals is None else slow_deals
     for what, count in ((kind, n), ("slow-deals", slow_n)):
-        if count <= 0:
-            raise ArenaError(f"--{what} must be positive, not {count}")
+        if count < 2:
+            raise ArenaError(f"--{what} must be 2 or more (an interval needs two), not {count}")
     for name in slow_vs or ():
         if name not in bots:
             raise ArenaError(f"--slow-vs names {name!r}, which is not in --bots")
@@ -147,7 +151,7 @@ def _ratings(bots: Sequence[str], pairs: Sequence[tuple[int, int]], kind: str, r
         units = [_units(kind, r) for r in result]
         mean, ci = mean_ci([(sum(h.diff for h in u), len(u)) for u in units])
         stderr = (ci[1] - ci[0]) / (2 * Z95) if ci is not None else 0.0
-        points.append(PairPoints(i, j, mean, stderr))
+        points.append(PairPoints(i, j, mean, max(stderr, MIN_STDERR)))
         won = ("deals_won_a", "deals_won_b", "deals_tied") if kind == "deals" else \
             ("matches_won_a", "matches_won_b", "matches_undecided")
         a, b, tied = (report[k] for k in won)
@@ -169,4 +173,4 @@ def _times(k: int, pairs: Sequence[tuple[int, int]], kind: str, results: Sequenc
     return times
 
 
-__all__ = ["DEFAULT_DEALS", "is_slow", "pairings", "run_ladder"]
+__all__ = ["DEFAULT_DEALS", "MIN_STDERR", "is_slow", "pairings", "run_ladder"]
