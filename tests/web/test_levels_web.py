@@ -84,10 +84,17 @@ def test_the_lobby_offers_each_level_by_name_with_its_strength(tmp_path: Path) -
                                                 "els => els.map(e => [e.value, e.textContent, e.title])")
             offered = {value: (text, title) for value, text, title in options}
             for level in LEVELS:
-                assert offered[level.kind] == (f"{level.name}: {level.strength}", level.strength)
+                assert offered[level.kind] == (level.name, level.strength)
             assert [value for value, _, _ in options].count("expert") == 1  # the level, not the bot again
             assert {"human", "random", "basic", "search"} <= set(offered)
+            groups = page.eval_on_selector_all('.seat-kind[data-seat="1"] optgroup', "els => els.map(e => e.label)")
+            assert groups == ["Computer, by level", "Computer, by name"]
+            # The seat of a level says its strength beside it; a person's seat shows the name box instead.
+            strength = {level.kind: level.strength for level in LEVELS}
+            assert page.inner_text('.seat-note[data-seat="1"]') == strength["expert"]
             page.select_option('.seat-kind[data-seat="1"]', "club")
+            assert page.inner_text('.seat-note[data-seat="1"]') == strength["club"]
+            assert not page.is_visible('.seat-note[data-seat="0"]') and page.is_visible('.seat-name[data-seat="0"]')
             page.select_option('.seat-kind[data-seat="3"]', "beginner")
             page.click("#create")
             page.locator("#created").wait_for(state="visible")
