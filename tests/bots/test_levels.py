@@ -58,7 +58,8 @@ def test_levels_in_the_seat_language() -> None:
     assert [(s.kind, s.name) for s in seats] == [("human", "Ann"), ("beginner", "Beginner 2"), ("club", "Club 3"),
                                                  ("master", "Master 4")]
     assert [s.spec for s in seats[1:]] == ["beginner", "club", "master"]
-    assert parse_seats([{"kind": "human"}, {"kind": "Club", "name": "Max"}, "expert", "basic"], Rules())[1].kind == "club"
+    lobby = parse_seats([{"kind": "human"}, {"kind": "Club", "name": "Max"}, "expert", "basic"], Rules())
+    assert (lobby[1].kind, lobby[1].name) == ("club", "Max")
     with pytest.raises(SeatError, match="seat 2: unknown computer player 'grandmaster'"):
         parse_seats(["human", "grandmaster", "basic", "basic"], Rules())
 
