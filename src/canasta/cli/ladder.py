@@ -99,7 +99,8 @@ def _count(report: dict[str, Any]) -> str:
     unit = report["unit"]
     n, slow = report[unit], report[f"slow_{unit}"]
     against = f" against {', '.join(report['slow_vs'])}" if report["slow_vs"] else ""
-    slow_text = f"; bots that search: {slow}{against}" if slow != n or against else ""
+    searching = any(r["slow"] for r in report["ratings"])
+    slow_text = f"; bots that search: {slow}{against}" if searching and (slow != n or against) else ""
     return f"{n} {unit} per pair{slow_text}"
 
 
