@@ -264,7 +264,8 @@ def register(sub: Any) -> None:
     p.add_argument("--slow-deals", type=at_least(1), metavar="N",
                    help="deals (or matches) of a pair with a bot that searches (default: as many as the others)")
     p.add_argument("--slow-vs", metavar="A,B,...",
-                   help="the only bots a searching bot meets, besides the other searching bots (default: all)")
+                   help="the only bots a searching bot meets (two searching bots meet when either is named; "
+                        "default: every bot)")
     p.add_argument("--slow-presets", metavar="P,Q,...",
                    help="with --all-presets: the presets where searching bots play (default: every preset)")
     p.add_argument("--anchor", metavar="BOT", help="the bot rated 0 (default expert when playing, else the first)")
