@@ -107,6 +107,6 @@ def test_a_masters_budget_is_held_to_the_servers_cap() -> None:
     from canasta.web.limits import Limits, check_search
 
     check_search("master", Limits())  # 300 ms is under the default cap of 2 s
-    with pytest.raises(ValueError, match="at most 0.1s a move"):
+    with pytest.raises(ValueError, match=r"at most 0\.1s a move"):
         check_search("Master", Limits(max_search=0.1))
     check_search("club", Limits(max_search=0.1))  # not a search
