@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from canasta.bots import BOTS, Budget, SearchBot, make_bot
-from canasta.bots.duplicate import duel
+from canasta.bots.arena import run_arena
 from canasta.bots.expert import ExpertBot
 from canasta.bots.hints import hint
 from canasta.cards import KIND, RED_THREE, full_deck, parse_card
@@ -108,16 +108,18 @@ def _imports(path: Path) -> set[str]:
     return names
 
 
-@pytest.mark.parametrize("module", ["basic.py", "expert.py", "randombot.py", "tracking.py", "__init__.py"])
+@pytest.mark.parametrize("module", ["basic.py", "expert.py", "randombot.py", "tracking.py", "levels.py", "rating.py",
+                                    "ladder.py", "__init__.py"])
 def test_bot_modules_never_import_the_game_state(module: str) -> None:
     names = _imports(BOTS_DIR / module)
     assert "GameState" not in names and "state" not in names and "resample" not in names
 
 
 def test_only_search_and_the_duel_runners_touch_game_states() -> None:
-    """Search resamples hidden cards; the duplicate duel and the arena deal the hands the bots play."""
+    """Search resamples hidden cards; the arena (the one duplicate runner) deals the hands the bots play."""
     touching = {p.name for p in BOTS_DIR.glob("*.py") if "GameState" in _imports(p)}
-    assert touching <= {"search.py", "duplicate.py", "arena.py"}
+    assert touching <= {"search.py", "arena.py"}
+    assert not (BOTS_DIR / "duplicate.py").exists()
     hints = BOTS_DIR / "hints.py"
     assert "GameState" not in _imports(hints)
 
@@ -241,13 +243,9 @@ def test_expert_takes_a_big_pile_and_the_hint_says_so() -> None:
 
 
 def test_expert_beats_basic_on_duplicate_deals() -> None:
-    result = duel("expert", "basic", deals=40, seed=2)
-    assert result.hands == 80
-    assert result.mean > 60, str(result)
-
-
-def test_duplicate_duels_are_deterministic() -> None:
-    assert duel("basic", "expert", deals=3, seed=4) == duel("basic", "expert", deals=3, seed=4)
+    result = run_arena("expert", "basic", PRESETS["classic"], seed=2, deals=40)
+    assert result["hands"] == 80
+    assert result["point_diff_mean"] > 60 and result["point_diff_ci95"][0] > 0, result
 
 
 # -- resampling ---------------------------------------------------------------------------

@@ -21,8 +21,8 @@ from canasta.text.options import OPTIONS, default_text, options_help
 from canasta.tui.session import Session
 
 ROOT = Path(__file__).resolve().parents[2]
-COMMAND_NAMES = ("play", "replay", "serve", "scenario", "legal", "bench", "soak", "rules", "arena", "sheets",
-                 "score")
+COMMAND_NAMES = ("play", "replay", "serve", "scenario", "legal", "bench", "soak", "rules", "arena", "ladder",
+                 "bots", "sheets", "score")
 
 
 def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -148,6 +148,19 @@ BAD = [
     ["arena", "basic", "basic", "--seed", "1", "--backend", "nope"],
     ["arena", "basic", "basic", "--seed", "1", "--preset", "nope", "--deals", "1"],
     ["arena", "basic", "basic", "--seed", "1", "--deals", "1", "--matches", "1"],
+    # the ladder and the bots: each refused before any deal is played
+    ["ladder"], ["ladder", "--seed", "x"], ["ladder", "--seed", "1", "--bots", "random,wizard"],
+    ["ladder", "--seed", "1", "--bots", "random"], ["ladder", "--seed", "1", "--bots", "basic,basic"],
+    ["ladder", "--seed", "1", "--deals", "0"], ["ladder", "--seed", "1", "--deals", "1"],
+    ["ladder", "--seed", "1", "--slow-deals", "0"], ["ladder", "--seed", "1", "--workers", "0"],
+    ["ladder", "--seed", "1", "--backend", "nope"], ["ladder", "--seed", "1", "--preset", "nope"],
+    ["ladder", "--seed", "1", "--set", "x=1"], ["ladder", "--seed", "1", "--set", "decks"],
+    ["ladder", "--seed", "1", "--bots", "random,expert", "--anchor", "basic"],
+    ["ladder", "--seed", "1", "--slow-vs", "wizard"], ["ladder", "--seed", "1", "--slow-presets", "nope"],
+    ["ladder", "--seed", "1", "--json", "--markdown"], ["ladder", "--seed", "1", "--preset", "classic",
+                                                        "--all-presets"],
+    ["ladder", "--seed", "1", "--deals", "2", "--matches", "2"], ["ladder", "--seed", "1", "--address", "x:1"],
+    ["ladder", "--seed", "1", "--bots", "expert:risk_weight=lots,basic"], ["bots", "--nope"], ["bots", "extra"],
     # sheets and score
     ["sheets", "--out", "{file}/x"], ["sheets", "--out", "{file}"], ["sheets", "--paper", "b5", "--out", "{folder}"],
     ["sheets", "--sides", "4", "--out", "{folder}"], ["sheets", "--set", "x=1", "--out", "{folder}"], ["sheets"],

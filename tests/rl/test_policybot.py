@@ -10,11 +10,12 @@ import pytest
 np = pytest.importorskip("numpy", reason="PolicyBot needs numpy: pip install 'canasta[rl]'")
 
 from canasta.bots import make_bot  # noqa: E402
-from canasta.bots.duplicate import duel  # noqa: E402
+from canasta.bots.arena import run_arena  # noqa: E402
 from canasta.resample import resample  # noqa: E402
 from canasta.rl.observation import Encoder  # noqa: E402
 from canasta.rl.policy import MaskedMLP  # noqa: E402
 from canasta.rl.policybot import PolicyBot  # noqa: E402
+from canasta.rules import Rules  # noqa: E402
 from canasta.state import GameState  # noqa: E402
 from canasta.views import make_view  # noqa: E402
 
@@ -55,8 +56,8 @@ def test_saved_weights_play_in_a_duel(tmp_path: Path) -> None:
     policy.save(str(path))
     weights = MaskedMLP.open(str(path)).weights()
     assert all(np.array_equal(weights[k], policy.params[k]) for k in policy.params)
-    result = duel(lambda rng: PolicyBot(weights, rng), "random", deals=2, seed=3)
-    assert result.hands == 4
+    result = run_arena(lambda rng: PolicyBot(weights, rng), "random", Rules.parse("classic"), seed=3, deals=2)
+    assert result["hands"] == 4 and result["a"] == "policy"
     (tmp_path / "bad.npz").write_bytes(b"not a policy")
     with pytest.raises(ValueError, match="is not a saved policy"):
         MaskedMLP.open(str(tmp_path / "bad.npz"))

@@ -4,6 +4,8 @@
 ['basic', 'expert', 'random', 'search']
 >>> make_bot("search:100ms").budget
 Budget(seconds=0.1, rollouts=None)
+>>> make_bot("Club").params.risk_weight  # a level (canasta.bots.levels) by its name
+0.0
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from ..moves import Move
 from ..views import View
 from .basic import BasicBot
 from .expert import ExpertBot, ExpertParams
+from .levels import LEVELS, Level, expert_params, find_level
 from .randombot import RandomBot
 from .search import Budget, SearchBot, parse_budget
 
@@ -44,7 +47,8 @@ BOTS: dict[str, Callable[[random.Random], Bot]] = {
 
 
 def make_bot(name: str, rng: random.Random | None = None, files: bool = False) -> Bot:
-    """A bot by its registered name, ``search`` with an optional budget (``search:1s``).
+    """A bot by its registered name, ``search`` with an optional budget (``search:1s``),
+    ``expert:OPTION=VALUE`` (changed :class:`ExpertParams`), or a level's name (``beginner``, ``Master``).
 
     With ``files=True`` (local tools: the arena, terminal play, the learning environments)
     ``policy:FILE`` is also a bot: a policy saved by :meth:`canasta.rl.policy.MaskedMLP.save`
@@ -54,10 +58,17 @@ def make_bot(name: str, rng: random.Random | None = None, files: bool = False) -
     """
     base, colon, rest = name.partition(":")
     rng = rng if rng is not None else random.Random()
+    level = find_level(name) if name not in BOTS else None
+    if level is not None:
+        return make_bot(level.bot, rng, files)
     if colon and base == "search":
         bot = SearchBot(rng, parse_budget(name))
         bot.name = name
         return bot
+    if colon and base == "expert":
+        expert = ExpertBot(rng, expert_params(name))
+        expert.name = name
+        return expert
     if colon and files:
         plugin = _file_bot(base)
         if plugin is not None:
@@ -65,8 +76,9 @@ def make_bot(name: str, rng: random.Random | None = None, files: bool = False) -
     factory = BOTS.get(name)
     if factory is None:
         policy = "; policy:FILE plays a saved policy" if files else ""
+        levels = ", ".join(level.kind for level in LEVELS)
         raise UnknownBotError(f"unknown computer player {name!r} (known: {', '.join(sorted(BOTS))}; "
-                              f"search takes a budget, like search:100ms or search:200{policy})")
+                              f"levels: {levels}; search takes a budget, like search:100ms or search:200{policy})")
     return factory(rng)
 
 
@@ -85,4 +97,5 @@ def _file_bot(kind: str) -> Callable[[str, random.Random, str], Bot] | None:
     return None
 
 
-__all__ = ["BOTS", "BasicBot", "Bot", "Budget", "ExpertBot", "ExpertParams", "RandomBot", "SearchBot", "make_bot"]
+__all__ = ["BOTS", "LEVELS", "BasicBot", "Bot", "Budget", "ExpertBot", "ExpertParams", "Level", "RandomBot",
+           "SearchBot", "find_level", "make_bot"]

@@ -13,6 +13,8 @@ Chance is seeded per deal, never per worker, by the one seeding scheme of
 ``f"{seed}:match{m}"`` (its hand ``j``: ``deal_deck(rules, f"{seed}:match{m}", j)``).  So deal 0
 is the first hand ``canasta play --seed S`` deals, and a seed gives the same result on one
 worker, on several processes and on Ray.  Bots see only ``state.view(seat)`` and the legal moves.
+This is the one duplicate runner: ``canasta arena`` plays one pair, ``canasta ladder``
+(:mod:`canasta.bots.ladder`) every pair of several bots, through :func:`run_jobs`.
 
 A hand's point difference is A's side total minus B's (the mean over B's sides when B
 holds several).  Its mean comes with a 95% confidence interval over independent units
@@ -23,8 +25,8 @@ holds several).  Its mean comes with a 95% confidence interval over independent 
 [('a', 'b', 'a', 'b'), ('b', 'a', 'b', 'a')]
 >>> [s.a_side for s in seatings(Rules.from_preset("three-player"))]
 [0, 1, 2]
->>> wilson(5, 10)
-(0.2366, 0.7634)
+>>> run_arena("basic", "random", rules, seed=1, deals=2)["hands"]
+4
 """
 
 from __future__ import annotations
@@ -32,11 +34,12 @@ from __future__ import annotations
 import logging
 import math
 import random
+import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import CanastaError
@@ -44,9 +47,12 @@ from ..match import bot_random, deal_deck
 from ..rules import Rules
 from ..scoring import match_winner
 from ..state import GameState
-from . import make_bot
+from . import Bot, make_bot
+from .rating import mean_ci, percentile, wilson
 
-Z95 = 1.959963984540054
+BotSpec = str | Callable[[random.Random], Bot]
+"""A bot by name (``expert``, ``search:16``), or a function making one from its random source
+(in-process only: a function does not travel to other processes)."""
 MAX_MATCH_HANDS = 500
 """A match still undecided after this many hands counts as won by nobody."""
 
@@ -89,6 +95,8 @@ class Hand:
     decisions: int
     searched: tuple[int, int, int, int] = (0, 0, 0, 0)
     """For searching bots: A's searched decisions and samples, then B's."""
+    times: tuple[tuple[float, ...], tuple[float, ...]] = field(default=((), ()), compare=False)
+    """The seconds each of A's decisions took, then B's (wall-clock: not part of the result)."""
 
     @property
     def diff(self) -> float:
@@ -115,9 +123,21 @@ class MatchPlay:
 Watch = Callable[[Seating, GameState], None]
 
 
+def spec_name(spec: BotSpec) -> str:
+    """A bot spec's name for reports: the name itself, or the name of the bot a function makes."""
+    if isinstance(spec, str):
+        return spec
+    return str(getattr(spec(random.Random(0)), "name", "custom"))
+
+
+def new_bot(spec: BotSpec, rng: random.Random) -> Bot:
+    """The bot of a spec: by name (``policy:FILE`` included), or made by the function."""
+    return make_bot(spec, rng, files=True) if isinstance(spec, str) else spec(rng)
+
+
 def play_hand(
-    a: str,
-    b: str,
+    a: BotSpec,
+    b: BotSpec,
     rules: Rules,
     seating: Seating,
     deck: Sequence[int],
@@ -131,15 +151,20 @@ def play_hand(
     state = GameState.deal(rules, dealer, scores, deck, sitting_out=sitting_out)
     if watch is not None:
         watch(seating, state.copy())
-    bots = [make_bot(a if who == "a" else b, bot_random(rng_key[0], rng_key[1], seat), files=True)
+    bots = [new_bot(a if who == "a" else b, bot_random(rng_key[0], rng_key[1], seat))
             for seat, who in enumerate(seating.seats)]
     decisions = 0
     searched = [0, 0, 0, 0]
+    times: tuple[list[float], list[float]] = ([], [])
+    clock = time.perf_counter
     while not state.is_over:
         seat = state.to_act
         moves = list(state.legal_moves())
         bot = bots[seat]
-        move = bot.choose(state.view(seat), moves)
+        view = state.view(seat)
+        began = clock()
+        move = bot.choose(view, moves)
+        times[0 if seating.seats[seat] == "a" else 1].append(clock() - began)
         last = getattr(bot, "last", None)  # a searching bot's last decision: (move, mean, samples)
         if last:
             at = 0 if seating.seats[seat] == "a" else 2
@@ -151,17 +176,19 @@ def play_hand(
             state.play(move)
         decisions += 1
     assert state.result is not None
-    return Hand(seating.a_side, state.result.totals, decisions, (searched[0], searched[1], searched[2], searched[3]))
+    return Hand(seating.a_side, state.result.totals, decisions, (searched[0], searched[1], searched[2], searched[3]),
+                (tuple(times[0]), tuple(times[1])))
 
 
-def play_deal(a: str, b: str, rules: Rules, seed: int, index: int, watch: Watch | None = None) -> tuple[Hand, ...]:
+def play_deal(a: BotSpec, b: BotSpec, rules: Rules, seed: int, index: int,
+              watch: Watch | None = None) -> tuple[Hand, ...]:
     """Deal ``index``: the same deck and dealer once per replay."""
     deck = deal_deck(rules, seed, index)
     dealer = index % rules.players
     return tuple(play_hand(a, b, rules, s, deck, dealer, (seed, index), watch=watch) for s in seatings(rules))
 
 
-def play_match(a: str, b: str, rules: Rules, seed: int, index: int) -> tuple[MatchPlay, ...]:
+def play_match(a: BotSpec, b: BotSpec, rules: Rules, seed: int, index: int) -> tuple[MatchPlay, ...]:
     """Duplicate match ``index``: hands to the target, once per replay, hand ``j`` always the same deal."""
     plays = []
     for s in seatings(rules):
@@ -183,43 +210,31 @@ def play_match(a: str, b: str, rules: Rules, seed: int, index: int) -> tuple[Mat
     return tuple(plays)
 
 
-def play_chunk(kind: str, a: str, b: str, rules: Rules, seed: int, start: int, stop: int) -> list[Any]:
+def play_chunk(kind: str, a: BotSpec, b: BotSpec, rules: Rules, seed: int, start: int, stop: int) -> list[Any]:
     """Deals (``kind="deals"``) or duplicate matches ``start`` to ``stop - 1``, in order."""
     play = play_deal if kind == "deals" else play_match
     return [play(a, b, rules, seed, i) for i in range(start, stop)]
 
 
-# -- statistics ------------------------------------------------------------------------------
+# -- the report ------------------------------------------------------------------------------
 
 
-def mean_ci(units: Sequence[tuple[float, int]]) -> tuple[float, tuple[float, float] | None]:
-    """Mean per hand and its 95% interval from units of (sum of differences, hands).
-
-    A ratio estimator over independent units; with equal units (a deal and its replays)
-    it is the normal interval over the units' mean differences.  No interval below two units.
-    """
-    hands = sum(h for _, h in units)
-    mean = sum(d for d, _ in units) / hands
-    n = len(units)
-    if n < 2:
-        return mean, None
-    spread = sum((d - mean * h) ** 2 for d, h in units) / (n - 1)
-    half = Z95 * math.sqrt(spread / n) / (hands / n)
-    return mean, (mean - half, mean + half)
+def decision_ms(times: Sequence[float]) -> dict[str, float]:
+    """The median and 95th percentile of decision times, in milliseconds (wall-clock)."""
+    if not times:
+        return {"median": 0.0, "p95": 0.0}
+    return {"median": round(statistics.median(times) * 1000, 3), "p95": round(percentile(times, 95) * 1000, 3)}
 
 
-def wilson(wins: int, n: int) -> tuple[float, float]:
-    """The Wilson 95% interval of a proportion ``wins / n``."""
-    z2 = Z95 * Z95
-    p = wins / n
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = Z95 / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-    return round(max(0.0, centre - half), 4), round(min(1.0, centre + half), 4)
+def deal_winner(hands: Sequence[Hand]) -> str | None:
+    """The bot ahead over a deal's replays (its point differences summed), None for a tie."""
+    total = sum(h.diff for h in hands)
+    return "a" if total > 0 else "b" if total < 0 else None
 
 
 def summarize(a: str, b: str, rules: Rules, seed: int, kind: str, results: Sequence[Any],
               seconds: float) -> dict[str, Any]:
-    """The report: per-hand point difference, hands won and, for matches, matches won."""
+    """The report: per-hand point difference, hands, deals or matches won, decision times."""
     units: list[tuple[float, int]] = []
     hands: list[Hand] = []
     plays: list[MatchPlay] = []
@@ -248,13 +263,23 @@ def summarize(a: str, b: str, rules: Rules, seed: int, kind: str, results: Seque
         "decisions": decisions,
         "seconds": round(seconds, 3),
         "decisions_per_s": round(decisions / seconds) if seconds > 0 else 0,
+        "decision_ms": {who: decision_ms([t for h in hands for t in h.times[at]]) for at, who in enumerate("ab")},
     }
     for who, at in (("a", 0), ("b", 2)):
         moves = sum(h.searched[at] for h in hands)
         if moves:
             report[f"{who}_searched_moves"] = moves
             report[f"{who}_samples_per_move"] = round(sum(h.searched[at + 1] for h in hands) / moves, 1)
-    if kind == "matches":
+    if kind == "deals":
+        won = [deal_winner(result) for result in results]
+        report |= {
+            "deals_won_a": won.count("a"),
+            "deals_won_b": won.count("b"),
+            "deals_tied": won.count(None),
+            "deal_win_rate_a": round((won.count("a") + won.count(None) / 2) / len(won), 4),
+            "deal_win_rate_ci95": list(wilson(won.count("a") + won.count(None) / 2, len(won))),
+        }
+    else:
         won = [p.winner for p in plays]
         report |= {
             "matches": len(results),
@@ -272,6 +297,8 @@ def summarize(a: str, b: str, rules: Rules, seed: int, kind: str, results: Seque
 
 
 Progress = Callable[[int, int], None]
+Job = tuple[str, BotSpec, BotSpec, Rules, int, int, int]
+"""Units ``start`` to ``stop - 1`` of one pair: (``"deals"`` or ``"matches"``, A, B, rules, seed, start, stop)."""
 
 
 def progress_bar(done: int, total: int, unit: str = "deals", width: int = 30) -> None:
@@ -290,9 +317,54 @@ def chunks(n: int, workers: int) -> list[tuple[int, int]]:
     return [(i, min(i + size, n)) for i in range(0, n, size)]
 
 
+def check_bot(spec: BotSpec) -> None:
+    """An :class:`ArenaError` for a name no bot answers to (or a bad option after it)."""
+    if isinstance(spec, str):
+        try:
+            make_bot(spec, random.Random(0), files=True)
+        except ValueError as exc:
+            raise ArenaError(str(exc)) from None
+
+
+def check_run(specs: Sequence[BotSpec], workers: int, backend: str, address: str | None) -> None:
+    """An :class:`ArenaError` for bots, workers or a backend that cannot run."""
+    for spec in specs:
+        check_bot(spec)
+    if workers <= 0:
+        raise ArenaError(f"--workers must be positive, not {workers}")
+    if backend not in BACKENDS:
+        raise ArenaError(f"unknown backend {backend!r} (backends: {', '.join(BACKENDS)})")
+    if address is not None and backend != "ray":
+        raise ArenaError("--address goes with --backend ray")
+    if (workers > 1 or backend == "ray") and not all(isinstance(s, str) for s in specs):
+        raise ArenaError("a bot given as a function plays on one worker only: name it to use more")
+
+
+def run_jobs(jobs: Sequence[Job], workers: int = 1, backend: str = "local", address: str | None = None,
+             progress: Progress | None = None) -> tuple[list[list[Any]], float]:
+    """Every job's units in order, played here, in processes or on Ray, and the seconds of play."""
+    results: list[list[Any] | None] = [None] * len(jobs)
+    total = sum(job[6] - job[5] for job in jobs)
+    done = 0
+
+    def finished(index: int, chunk: list[Any]) -> None:
+        nonlocal done
+        results[index] = chunk
+        done += len(chunk)
+        if progress is not None:
+            progress(done, total)
+
+    if backend == "ray":
+        seconds = _run_ray(jobs, workers, address, finished)
+    else:
+        seconds = _run_local(jobs, workers, finished)
+    assert all(r is not None for r in results)
+    return [r for r in results if r is not None], seconds
+
+
 def run_arena(
-    a: str,
-    b: str,
+    a: BotSpec,
+    b: BotSpec,
     rules: Rules,
     seed: int,
     deals: int | None = None,
@@ -303,55 +375,30 @@ def run_arena(
     progress: Progress | None = None,
 ) -> dict[str, Any]:
     """Play the arena and return its report (see :func:`summarize`)."""
-    for name in (a, b):
-        try:
-            make_bot(name, random.Random(0), files=True)
-        except ValueError as exc:  # an unknown name, or a bad option after it
-            raise ArenaError(str(exc)) from None
+    check_run([a, b], workers, backend, address)
     if deals is not None and matches is not None:
         raise ArenaError("give --deals or --matches, not both")
     kind = "matches" if matches is not None else "deals"
     n = matches if matches is not None else deals if deals is not None else 100
     if n <= 0:
         raise ArenaError(f"--{kind} must be positive, not {n}")
-    if workers <= 0:
-        raise ArenaError(f"--workers must be positive, not {workers}")
-    if backend not in BACKENDS:
-        raise ArenaError(f"unknown backend {backend!r} (backends: {', '.join(BACKENDS)})")
-    if address is not None and backend != "ray":
-        raise ArenaError("--address goes with --backend ray")
     parts = chunks(n, max(2, workers) if backend == "ray" else workers)
-    results: list[list[Any] | None] = [None] * len(parts)
-    done = 0
-
-    def finished(index: int, chunk: list[Any]) -> None:
-        nonlocal done
-        results[index] = chunk
-        done += len(chunk)
-        if progress is not None:
-            progress(done, n)
-
-    if backend == "ray":
-        seconds = _run_ray(kind, a, b, rules, seed, parts, workers, address, finished)
-    else:
-        seconds = _run_local(kind, a, b, rules, seed, parts, workers, finished)
-    combined = [unit for chunk in results if chunk is not None for unit in chunk]
+    done, seconds = run_jobs([(kind, a, b, rules, seed, lo, hi) for lo, hi in parts], workers, backend, address,
+                             progress)
+    combined = [unit for chunk in done for unit in chunk]
     assert len(combined) == n
-    return summarize(a, b, rules, seed, kind, combined, seconds)
+    return summarize(spec_name(a), spec_name(b), rules, seed, kind, combined, seconds)
 
 
-def _run_local(kind: str, a: str, b: str, rules: Rules, seed: int, parts: Sequence[tuple[int, int]],
-               workers: int, finished: Callable[[int, list[Any]], None]) -> float:
-    """Play the chunks here (one worker) or in a pool of processes; the seconds of play."""
+def _run_local(jobs: Sequence[Job], workers: int, finished: Callable[[int, list[Any]], None]) -> float:
+    """Play the jobs here (one worker) or in a pool of processes; the seconds of play."""
     start = time.perf_counter()
     if workers == 1:
-        for index, (lo, hi) in enumerate(parts):
-            finished(index, play_chunk(kind, a, b, rules, seed, lo, hi))
+        for index, job in enumerate(jobs):
+            finished(index, play_chunk(*job))
         return time.perf_counter() - start
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures: dict[Future[list[Any]], int] = {
-            pool.submit(play_chunk, kind, a, b, rules, seed, lo, hi): index for index, (lo, hi) in enumerate(parts)
-        }
+        futures: dict[Future[list[Any]], int] = {pool.submit(play_chunk, *job): index for index, job in enumerate(jobs)}
         pending = set(futures)
         while pending:
             ready, pending = wait(pending, return_when=FIRST_COMPLETED)
@@ -360,9 +407,9 @@ def _run_local(kind: str, a: str, b: str, rules: Rules, seed: int, parts: Sequen
     return time.perf_counter() - start
 
 
-def _run_ray(kind: str, a: str, b: str, rules: Rules, seed: int, parts: Sequence[tuple[int, int]],
-             workers: int, address: str | None, finished: Callable[[int, list[Any]], None]) -> float:
-    """Play the chunks as Ray tasks on the cluster at ``address`` or a local instance; the seconds of play."""
+def _run_ray(jobs: Sequence[Job], workers: int, address: str | None,
+             finished: Callable[[int, list[Any]], None]) -> float:
+    """Play the jobs as Ray tasks on the cluster at ``address`` or a local instance; the seconds of play."""
     try:
         import ray
     except ImportError:
@@ -382,7 +429,7 @@ def _run_ray(kind: str, a: str, b: str, rules: Rules, seed: int, parts: Sequence
     try:
         start = time.perf_counter()
         task = ray.remote(play_chunk)
-        refs = {task.remote(kind, a, b, rules, seed, lo, hi): index for index, (lo, hi) in enumerate(parts)}
+        refs = {task.remote(*job): index for index, job in enumerate(jobs)}
         pending = list(refs)
         while pending:
             ready, pending = ray.wait(pending, num_returns=1)

@@ -20,7 +20,7 @@ pairs, freeze a pile of eight or more when nothing safe is left, discard black t
 answer ``yes`` with a small hand or a lead, go out as soon as the side can.  Then each was
 tried by self-play on the classic game: expert with one parameter changed against the
 defaults, on seeded duplicate deals (each deck played once per side, the bots swapped),
-with :func:`canasta.bots.duplicate.duel`.  Figures are the changed bot's mean points per
+with the duel that :mod:`canasta.bots.arena` has since replaced.  Figures are the changed bot's mean points per
 hand less the default's, with a 95% interval, over 300 deals (600 hands, seed 7)::
 
     keep_natural_pairs=False   -95  (-139 to  -51)   spending wild cards on pairs loses

@@ -11,7 +11,7 @@ all the kept moves in the same deal, each is compared with the expert's choice r
 round, and replaces it only when its mean gain is more than ``confidence`` (1.5) standard
 errors above zero: with few rollouts the search defers to the expert rather than to noise.
 
-Measured on the classic game with :func:`canasta.bots.duplicate.duel`: ``search:32``
+Measured on the classic game on duplicate deals (the duel that :mod:`canasta.bots.arena` replaced): ``search:32``
 (32 rollouts a decision, about 0.15 s) against ``expert`` scores +96 points per hand, 95%
 interval +49 to +144, over 240 duplicate deals (480 hands, seeds 21 to 24).  Without the
 test, taking the best mean, it scored -55 (-117 to +7) over 120 of those deals.

@@ -1,4 +1,4 @@
-"""The ``canasta`` command line: play, serve, rules, scenario, legal, bench, soak, arena, sheets, score.
+"""The ``canasta`` command line: play, serve, rules, scenario, legal, bench, soak, arena, ladder, bots, sheets, score.
 
 Each front end registers its own subcommands (``register(sub)``); they import only
 :mod:`canasta.cli.args` from here, never this module, so the command line has no import circle.
@@ -22,6 +22,7 @@ COMMANDS = (
     "canasta.tui.command",  # play (full screen, or --plain) and replay
     "canasta.web.command",  # serve
     "canasta.cli.engine",  # scenario, legal, bench, soak, rules, arena
+    "canasta.cli.ladder",  # ladder, bots
     "canasta.sheets.command",  # sheets
     "canasta.scorekeeper.command",  # score
 )

@@ -126,6 +126,9 @@ def cmd_arena(args: argparse.Namespace) -> int:
               f"undecided {report['matches_undecided']} of {report['matches_played']}; "
               f"A's win rate {report['match_win_rate_a']:.3f} (95% CI {lo:.3f} to {hi:.3f})")
     print(f"{report['decisions']:,} decisions in {report['seconds']:.2f} s: {report['decisions_per_s']:,} decisions/s")
+    ms = report["decision_ms"]
+    print(f"ms per decision, median and p95: {a} (A) {ms['a']['median']:g} and {ms['a']['p95']:g}, "
+          f"{b} (B) {ms['b']['median']:g} and {ms['b']['p95']:g}")
     for who, name in (("a", a), ("b", b)):
         if f"{who}_searched_moves" in report:
             print(f"{name} searched {report[f'{who}_searched_moves']:,} moves, "

@@ -2,7 +2,8 @@
 
 A seat is a person (``human``, or ``human:Ann`` to name them) or a computer player by name
 (``random``, ``basic``, ``expert``, ``search``, ``search:100ms``, ``search:200``, and for local
-tools ``policy:FILE``).  ``you`` (``you:Ann``) is an older word for ``human``, still read from
+tools ``policy:FILE``) or by level (``beginner``, ``club``, ``expert``, ``master``, in any case:
+:mod:`canasta.bots.levels`).  ``you`` (``you:Ann``) is an older word for ``human``, still read from
 command lines and save files.  The lobby sends the same as objects:
 ``{"kind": "human", "name": "Ann"}`` or ``{"kind": "expert"}``.
 
@@ -14,6 +15,8 @@ where every seat reads the same names).
 >>> rules = Rules()
 >>> [s.name for s in parse_seats(["you", "basic", "expert", "search:100ms"], rules)]
 ['You', 'Basic 2', 'Expert 3', 'Search 4']
+>>> [s.kind for s in parse_seats(["human", "Beginner", "club", "MASTER"], rules)]
+['human', 'beginner', 'club', 'master']
 >>> parse_seats(["human:Ann", {"kind": "expert", "name": "Max"}, "human", "random"], rules)[::2]
 [Seat(index=0, kind='human', name='Ann'), Seat(index=2, kind='human', name='Player 3')]
 >>> parse_seats(["human", "wizard", "basic", "basic"], rules)
@@ -28,7 +31,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ..bots import make_bot
+from ..bots import find_level, make_bot
 from ..errors import CanastaError, SeatError
 from ..rules import Rules
 
@@ -122,7 +125,8 @@ def _parse_one(index: int, spec: SeatSpec, files: bool) -> tuple[str, str | None
         raise SeatError(f"seat {index}: {exc}") from None
     except ValueError as exc:  # a policy file that does not load
         raise SeatError(f"seat {index}: {exc}") from None
-    return kind, name
+    level = find_level(kind)
+    return (level.kind if level is not None else kind), name
 
 
 def _check_name(index: int, name: str) -> str | None:

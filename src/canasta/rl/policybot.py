@@ -7,10 +7,11 @@ leaves its own hand, the table and so its legal moves as they are, then follows 
 policy's actions through :class:`~canasta.rl.actions.TurnActions` until they commit a
 move, and returns that move from the list it was given.
 
->>> from canasta.bots.duplicate import duel
+>>> from canasta.bots.arena import run_arena
 >>> from canasta.rl.policy import MaskedMLP
+>>> from canasta.rules import Rules
 >>> weights = MaskedMLP(inputs=211, seed=0).weights()
->>> duel(lambda rng: PolicyBot(weights, rng), "random", deals=1, seed=1).hands
+>>> run_arena(lambda rng: PolicyBot(weights, rng), "random", Rules.parse("classic"), seed=1, deals=1)["hands"]
 2
 """
 

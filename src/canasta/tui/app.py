@@ -22,6 +22,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from ..bots.hints import hint
+from ..bots.levels import find_level
 from ..cards import KIND, NUM_NATURAL, card_text
 from ..errors import CanastaError
 from ..moves import DRAW, MELD, PILE, Move, Phase
@@ -83,7 +84,7 @@ KEY_LIST = [
     "  x        discard the selected card, or the one under the cursor",
     "  a        ask your partner: may I go out?   y n: answer yes or no",
     "  : /      type a move: draw · pile 9S 9H · meld KS KD, Q: JK · discard 4C",
-    "  ?        a hint: the computer player's move and why",
+    "  ?        a hint: the search's move and why (it thinks about 0.2 s)",
     "Pages",
     "  L        the moves of this hand, in words",
     "  f        every meld in full, card by card",
@@ -678,13 +679,18 @@ class TableScreen(Screen[None]):
         self.app.push_screen(ChoiceScreen(title, labels or [pretty_move(str(m)) for m in moves], initial=hinted),
                              chosen)
 
-    def action_hint(self) -> None:
-        """The computer player's suggestion and its reason; its cards are selected."""
+    async def action_hint(self) -> None:
+        """The computer player's suggestion and its reason; its cards are selected.
+
+        The search behind it thinks in a thread (up to about 300 ms), so the screen stays live."""
         if self.not_my_turn():
             return
         state = self.session.state
         view = state.view(state.to_act)
-        move, reason = hint(view, list(state.legal_moves()))
+        before = self.session.table.state_id
+        move, reason = await asyncio.to_thread(hint, view, list(state.legal_moves()))
+        if self.session.table.state_id != before or self.session.state is not state:
+            return  # a move was made meanwhile: this hint is for a position gone
         hand = list(self.hand)
         picked: set[int] = set()
         for code in move.cards:
@@ -717,8 +723,11 @@ class TableScreen(Screen[None]):
                                         lines or ["No move yet in this hand."], at_end=True))
 
     def action_keys(self) -> None:
-        """Every key, and what the short forms on the table mean."""
-        self.app.push_screen(TextScreen("Keys", KEY_LIST))
+        """Every key, what the short forms on the table mean, and how strong this table's computer players are."""
+        players = [f"  {seat.name}: {level.name}, {level.strength}" for seat in self.session.table.seats
+                   if (level := find_level(seat.kind)) is not None and not seat.is_human]
+        more = ["", "Computer players at this table (canasta bots lists every level)", *players] if players else []
+        self.app.push_screen(TextScreen("Keys", KEY_LIST + more))
 
     def action_rules(self) -> None:
         """The complete rules of this table's game (its preset and every option set), scrollable."""

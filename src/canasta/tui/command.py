@@ -37,7 +37,8 @@ def register(sub: Any) -> None:
                    help="change one rules option (repeatable); canasta rules --options lists them")
     p.add_argument("--seats", help='who sits where, e.g. "human,expert,expert,expert" (human:NAME names '
                                    'a person; "you" also means human); several people share the screen '
-                                   "(computer players: random, basic, expert, search, search:200)")
+                                   "(computer players by level: beginner, club, expert, master; or by name: "
+                                   "random, basic, expert, search, search:200; canasta bots lists them)")
     p.add_argument("--seed", type=int, help="seed of the shuffles (default: a new one each match)")
     p.add_argument("--target", type=int, help="points to win the match")
     p.add_argument("--resume", metavar="FILE",

@@ -333,7 +333,7 @@ async def _answer(svc: TableService, conn: WebSocketConnection, table: ServedTab
         if kind == "hint":
             if conn.hints is not None and (wait := conn.hints.take(0)):
                 raise ProtocolError("rate_limited", f"too many hints; ask again in {retry_after(wait)}s")
-            move, reason = svc.hint(table, conn.seat, message["state"])
+            move, reason = await svc.hint(table, conn.seat, message["state"])
             conn.send_message({"type": "hint", "move": move, "reason": reason, "id": request_id})
             return table
         if kind == "resolve":

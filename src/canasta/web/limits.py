@@ -93,9 +93,12 @@ def check_web_rules(rules: Rules) -> None:
 
 
 def check_search(kind: str, limits: Limits) -> None:
-    """``ValueError`` when a seat's ``search`` budget is over the server's cap."""
+    """``ValueError`` when a seat's ``search`` budget (a level's too) is over the server's cap."""
+    from ..bots.levels import find_level
     from ..bots.search import parse_budget
 
+    level = find_level(kind)
+    kind = level.bot if level is not None else kind
     if kind.partition(":")[0] != "search":
         return
     budget = parse_budget(kind)

@@ -110,8 +110,8 @@ def parse_client_message(text: str) -> dict[str, Any]:
 
 
 def setup_message() -> dict[str, Any]:
-    """``GET /api/setup``: presets with every option's value, option types, bots, targets."""
-    from ..bots import BOTS
+    """``GET /api/setup``: presets with every option's value, option types, bots, levels, targets."""
+    from ..bots import BOTS, LEVELS
 
     presets = {
         name: {"players": rules.players, "sides": rules.sides, **{o: getattr(rules, o) for o in OPTION_NAMES}}
@@ -127,7 +127,8 @@ def setup_message() -> dict[str, Any]:
             options[name] = {"type": "bool"}
         else:
             options[name] = {"type": "int"}
-    return {"presets": presets, "options": options, "bots": sorted(BOTS), "targets": list(TARGETS)}
+    levels = [{"kind": level.kind, "name": level.name, "strength": level.strength} for level in LEVELS]
+    return {"presets": presets, "options": options, "bots": sorted(BOTS), "levels": levels, "targets": list(TARGETS)}
 
 
 def result_json(result: HandResult, rules: Rules) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from collections import deque
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
-from ..bots import BOTS
+from ..bots import BOTS, LEVELS, find_level
 from ..bots.hints import hint
 from ..cards import parse_cards
 from ..errors import CardError, IllegalMoveError, MatchOver, MoveSyntaxError, NotYourTurn, SeatError, StaleState
@@ -508,14 +508,16 @@ class TableService:
                 await self._deal_if_ready(table)
         return table.state_id, "leave" if computer else "back"
 
-    def hint(self, table: ServedTable, seat: int | None, state_id: int) -> tuple[str, str]:
-        """The expert's move for the seat to act, and its reason."""
+    async def hint(self, table: ServedTable, seat: int | None, state_id: int) -> tuple[str, str]:
+        """The hint's move for the seat to act, and its reason (:mod:`canasta.bots.hints`).
+
+        The seat's view is taken here; the search thinks in the CPU pool, off the event loop."""
         state = table.match.state
         if seat is None or state.is_over or state.to_act != seat:
             raise ProtocolError("not_your_turn", "a hint is for the player whose turn it is")
         if state_id != table.state_id:
             raise ProtocolError("stale_state", f"the table has moved on (state {table.state_id}, not {state_id})")
-        move, reason = hint(state.view(seat), list(state.legal_moves()))
+        move, reason = await run_cpu(table.id, hint, state.view(seat), list(state.legal_moves()))
         return str(move), reason
 
     def resolve(self, table: ServedTable, seat: int | None, cards: list[str], action: str,
@@ -571,7 +573,7 @@ class TableService:
         made = False
         while table.person_to_act() == seat and (table.turn_left() or 0) <= 0:
             state = table.match.state
-            move, _ = hint(state.view(seat), list(state.legal_moves()))
+            move, _ = hint(state.view(seat), list(state.legal_moves()), bot="expert")  # at once, on the loop
             await self.submit(table, seat, str(move), table.state_id)
             made = True
             self.broadcast(table)
@@ -683,8 +685,9 @@ def _parse_seats(raw: object, rules: Rules) -> list[Seat]:
             if not isinstance(entry, dict) or not isinstance(entry.get("kind"), str):
                 raise ValueError(f"seat {index} must be an object with a kind (human or a computer player)")
             kind = entry["kind"]
-            if kind.strip().lower() not in HUMAN_WORDS and kind.partition(":")[0] not in BOTS:
-                raise ValueError(f"seat {index}: unknown player kind {kind!r} ({HUMAN}, {', '.join(sorted(BOTS))})")
+            if kind.strip().lower() not in HUMAN_WORDS and kind.partition(":")[0] not in BOTS and not find_level(kind):
+                raise ValueError(f"seat {index}: unknown player kind {kind!r} ({HUMAN}, {', '.join(sorted(BOTS))}, "
+                                 f"or a level: {', '.join(level.kind for level in LEVELS)})")
     try:
         return parse_seats(raw, rules, shared=True)
     except SeatError as exc:

@@ -151,11 +151,18 @@ function fillSeats(rules) {
     const kind = el("select", "seat-kind");
     kind.id = kindId;
     kind.dataset.seat = String(seat);
-    for (const k of ["human", ...(setup.bots || ["random", "basic", "expert", "search"])]) {
-      const option = el("option", "", k === "human" ? "Human" : `Computer: ${k}`);
-      option.value = k;
-      kind.append(option);
+    kind.append(seatOption("human", "Human"));
+    const levels = setup.levels || [];
+    const byLevel = el("optgroup");
+    byLevel.label = "Computer, by level";
+    for (const level of levels) byLevel.append(seatOption(level.kind, level.name, level.strength));
+    const byName = el("optgroup");
+    byName.label = "Computer, by name";
+    for (const k of setup.bots || ["random", "basic", "expert", "search"]) {
+      if (!levels.some((level) => level.kind === k)) byName.append(seatOption(k, `Computer: ${k}`));
     }
+    if (levels.length) kind.append(byLevel);
+    kind.append(byName);
     const name = el("input", "seat-name");
     name.type = "text";
     name.maxLength = NAME_MAX;
@@ -165,9 +172,11 @@ function fillSeats(rules) {
     const prev = old[seat];
     kind.value = prev ? prev.kind : seat === 0 ? "human" : "expert";
     name.value = prev ? prev.name : seat === 0 ? "You" : "";
-    kind.addEventListener("change", () => syncSeat(kind, name));
-    syncSeat(kind, name);
-    row.append(label, kind, name);
+    const note = el("span", "seat-note small-note");
+    note.dataset.seat = String(seat);
+    kind.addEventListener("change", () => syncSeat(kind, name, note));
+    syncSeat(kind, name, note);
+    row.append(label, kind, name, note);
     box.append(row);
   }
   const sides = rules.sides || 2;
@@ -185,8 +194,20 @@ function seatTitle(seat, rules) {
   return `Seat ${seat + 1}` + (rules.players !== sides ? ` (side ${String.fromCharCode(65 + (seat % sides))})` : "");
 }
 
-function syncSeat(kind, name) {
+/** One choice of a seat's select: a person, a level (with its measured strength) or a bot by name. */
+function seatOption(value, text, title) {
+  const option = el("option", "", text);
+  option.value = value;
+  if (title) option.title = title;
+  return option;
+}
+
+/** A person's seat shows the name box; a level's seat, the level's measured strength. */
+function syncSeat(kind, name, note) {
   name.hidden = kind.value !== "human";
+  const level = (setup.levels || []).find((l) => l.kind === kind.value);
+  note.textContent = level ? level.strength : "";
+  note.hidden = !level;
 }
 
 function readSeats() {
