@@ -51,8 +51,8 @@ LEVELS: tuple[Level, ...] = (
 )
 """The levels, weakest first.  The sentences are the pairs of ``docs/strength.md`` (classic, seed 16:
 600 deals a pair, 100 for Master; measured on a busy 2-core machine, where 300 ms buys fewer
-simulated deals than on an idle one).  In two-player, Club beats Expert (+126 a hand): the
-expert's discard risk is tuned for four players."""
+simulated deals than on an idle one).  In the two-player game (drawing two) Expert plays without
+weighing discard risk (:func:`canasta.bots.expert.params_for`), which is what Club does everywhere."""
 
 BOT_TEXT: dict[str, str] = {
     "random": "chooses uniformly among the legal moves",
