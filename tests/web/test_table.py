@@ -213,7 +213,7 @@ NAMES = ["You", "West", "North", "East", "Fifth", "Sixth"]
 
 
 def crafted_state(players: int = 4, sides: int = 2, melds_per_side: int = 12, hand: int = 22,
-                  status_: str = "playing", winner: int | None = None) -> dict[str, Any]:
+                  status_: str = "playing", winner: int | None = None, names: list[str] = NAMES) -> dict[str, Any]:
     """A ``state`` message for seat 0 with many melds and a big hand (cards need not be a real deal)."""
     ranks = "AKQJT98765433"[:melds_per_side]
     suits = "SHDC"
@@ -239,7 +239,7 @@ def crafted_state(players: int = 4, sides: int = 2, melds_per_side: int = 12, ha
     return {
         "type": "state", "state": 40, "legal": ["draw"] if not over else [], "legal_more": False, "elsewhere": 0,
         "table": {"id": "crafted", "status": status_, "target": 5000, "rules": "classic", "hand": 3,
-                  "players": [{"seat": s, "name": NAMES[s], "kind": "human" if s == 0 else "expert", "connected": True}
+                  "players": [{"seat": s, "name": names[s], "kind": "human" if s == 0 else "expert", "connected": True}
                               for s in range(players)],
                   "sides": [[s for s in range(players) if s % sides == side] for side in range(sides)],
                   "scores": [5200 if side == 0 and winner == 0 else 2400 for side in range(sides)],

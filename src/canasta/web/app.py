@@ -6,7 +6,9 @@ import asyncio
 import contextlib
 import gc
 import json
+import itertools
 import logging
+import os
 import re
 import time
 from collections.abc import AsyncIterator
@@ -42,6 +44,10 @@ IDLE_TABLE = 15 * 60
 IDLE_SWEEP = 60
 QUEUE_LIMIT = 256
 """Messages waiting for a slow client before it is disconnected (it reconnects and resyncs)."""
+TEST_SEED = "CANASTA_TEST_SEED"
+"""For tests only: when this environment variable holds a number N, the tables this process makes are
+shuffled with the seeds N, N+1, N+2, ... instead of the server's own randomness (a browser test replays
+the same deals every run).  Never set it on a server people play on: the deals would be known."""
 
 
 class WebSocketConnection:
@@ -100,6 +106,10 @@ def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7, follow: floa
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         storage = AsyncStorage(open_storage(db))
         app.state.service = TableService(storage, bot_delay=bot_delay)
+        if (fixed := os.environ.get(TEST_SEED, "").strip()):
+            seeds = itertools.count(int(fixed))
+            app.state.service.new_seed = lambda: next(seeds) % 2**63
+            log.warning("%s is set: every table's deal is known in advance (tests only)", TEST_SEED)
         pool = cpu_pool.CpuPool(limits.cpu_workers)
         cpu_pool.install(pool)
         gc.freeze()  # the start-up objects never need collecting: shorter full collections mid-game
