@@ -53,6 +53,11 @@ AWAY_MINUTES = 5.0
 MAX_AWAY_MINUTES, MAX_TURN_SECONDS = 24 * 60.0, 3600.0
 CLOCK_TICK = 0.5
 """Seconds between two looks at the tables' clocks (seats away, turn timers)."""
+PRESENCE_EVERY = 5.0
+"""Seconds between two heartbeats of a server process: it tells storage whose connections it holds and
+reads what the other processes on the same database hold (:meth:`TableService.heartbeat`)."""
+PRESENCE_STALE = 3 * PRESENCE_EVERY
+"""Seconds after which a process's word that it holds a connection no longer counts (the process died)."""
 
 RETRY_FIRST, RETRY_MOST = 0.2, 10.0
 """Seconds before a computer player's move is tried again after a storage failure, doubling up to the most."""
@@ -88,8 +93,10 @@ class ServedTable:
     and rematches only, so a chat line never makes a move stale.
     """
 
-    def __init__(self, table_id: str, spec: Mapping[str, Any]) -> None:
+    def __init__(self, table_id: str, spec: Mapping[str, Any], clock: Callable[[], float] = time.time) -> None:
         self.id = table_id
+        self.clock = clock
+        """Wall-clock seconds (``time.time``; several processes compare them): when seats were last seen."""
         self.spec = spec
         self.rules = Rules.parse(spec["rules"])
         self.seats = [Seat(i, s["kind"], s["name"]) for i, s in enumerate(spec["seats"])]
@@ -123,8 +130,15 @@ class ServedTable:
         self.away: set[int] = set()
         """People's seats an expert took over because nobody was there (a ``hello`` takes them back)."""
         now = time.monotonic()
-        self.gone_since: dict[int, float] = {s.index: now for s in self.seats if s.is_human}
-        """Since when each person's seat has had no connection (monotonic; from the table's loading)."""
+        loaded = clock()
+        self.gone_since: dict[int, float] = {s.index: loaded for s in self.seats if s.is_human}
+        """Since when each person's seat has had no connection to this process (:attr:`clock`; from the
+        table's loading)."""
+        self.elsewhere: set[int] = set()
+        """People's seats that another server process on the same database holds a connection of (its
+        heartbeat is fresh); read by :meth:`TableService.heartbeat`."""
+        self.seen_elsewhere: dict[int, float] = {}
+        """When another server process last saw each person's seat connected (:attr:`clock`)."""
         self.turn: tuple[int, int] | None = None
         self.turn_since = now
         """The seat to act (with the hand) and since when (monotonic): the turn timer's start."""
@@ -163,14 +177,21 @@ class ServedTable:
         return not all(s.is_human for s in self.seats) or bool(self.driver.stand_ins)
 
     def connected(self, seat: int) -> bool:
-        """True when some connection holds this seat (computer players always are)."""
-        return self.driver.is_bot(seat) or any(c.seat == seat for c in self.connections)
+        """True when some connection holds this seat, to this server process or another (computer players
+        always are)."""
+        return self.driver.is_bot(seat) or seat in self.elsewhere or any(c.seat == seat for c in self.connections)
+
+    def last_seen(self, seat: int) -> float:
+        """Since when the person's seat has had no connection to any server process (:attr:`clock`); never
+        before this process loaded the table."""
+        return max(self.gone_since.get(seat, self.clock()), self.seen_elsewhere.get(seat, float("-inf")))
 
     def waiting(self) -> list[int]:
-        """The people still to say ``ready`` (or ``rematch``): seated, connected, not left to the computer."""
+        """The people still to say ``ready`` (or ``rematch``): seated, connected (to any server process), not
+        left to the computer."""
         if self.status == "playing":
             return []
-        here = {c.seat for c in self.connections}
+        here = {c.seat for c in self.connections} | self.elsewhere
         return [h for h in self.driver.humans if h in here and h not in self.driver.stand_ins and h not in self.ready]
 
     @property
@@ -282,7 +303,7 @@ class ServedTable:
         if any(c.seat == seat for c in self.connections):
             self.gone_since.pop(seat, None)
         else:
-            self.gone_since.setdefault(seat, time.monotonic())
+            self.gone_since.setdefault(seat, self.clock())
 
     @property
     def idle(self) -> bool:
@@ -294,7 +315,7 @@ class _Before:
     """What the facts of a move are measured against: the state's public parts before it (and the hand of
     the seat to draw)."""
 
-    __slots__ = ("pile", "ranks", "sizes", "reds", "hand")
+    __slots__ = ("hand", "pile", "ranks", "reds", "sizes")
 
     def __init__(self, state: GameState) -> None:
         self.pile = list(state.pile)
@@ -318,6 +339,12 @@ class TableService:
         self.tables: dict[str, ServedTable] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self.moves_committed = 0
+        self.clock: Callable[[], float] = time.time
+        """Wall-clock seconds for presence (tests replace it): seats away, last seen, heartbeats."""
+        self.process = secrets.token_hex(8)
+        """This server process's name in the presence rows of storage."""
+        self._reported: set[tuple[str, int]] = set()
+        """(table, seat) this process last told storage it holds connections of."""
 
     # -- tables -------------------------------------------------------------------------
 
@@ -360,7 +387,7 @@ class TableService:
         if chosen:
             spec["seed_chosen"] = True  # announced to every seat (``table.seed``)
         await self.storage.create_table(table_id, spec, tokens)
-        table = ServedTable(table_id, spec)
+        table = ServedTable(table_id, spec, self.clock)
         try:
             await self._commit(table, "deal", None)
         except ProtocolError:
@@ -383,7 +410,7 @@ class TableService:
                 if spec is None:
                     self._loading.pop(table_id, None)
                     return None
-                table = ServedTable(table_id, spec)
+                table = ServedTable(table_id, spec, self.clock)
                 for event in await self.storage.events(table_id):
                     table.apply(event)
                 self.tables[table_id] = table
@@ -609,12 +636,18 @@ class TableService:
 
     async def _away(self, table: ServedTable) -> bool:
         seat = table.person_to_act()
-        if table.away_minutes <= 0 or seat is None or seat not in table.gone_since:
+
+        def gone_long() -> bool:
+            return (seat is not None and seat in table.gone_since and seat not in table.elsewhere
+                    and self.clock() - table.last_seen(seat) >= table.away_minutes * 60)
+
+        if table.away_minutes <= 0 or not gone_long():
             return False
-        if time.monotonic() - table.gone_since[seat] < table.away_minutes * 60:
+        await self.read_presence([table])  # what every process sees now, not at the last heartbeat
+        if not gone_long():
             return False
         async with table.lock:
-            if table.person_to_act() != seat or seat not in table.gone_since:
+            if table.person_to_act() != seat or not gone_long():
                 return False
             await self._commit(table, "away", seat)
         self.changed(table)
@@ -634,6 +667,67 @@ class TableService:
             self.broadcast(table)
         self.changed(table)
         return made
+
+    # -- presence: who is connected to any server process on the same database -------------
+
+    async def heartbeat(self) -> int:
+        """Tell storage the connections this process holds (and those it no longer holds), then read what
+        the other processes hold for the tables here (:meth:`read_presence`).  Returns how many tables
+        changed (a person's connection seen elsewhere came or went)."""
+        rows = []
+        for table in self.tables.values():
+            for seat in table.driver.humans:
+                rows.extend(self._presence_row(table, seat))
+        await self.storage.set_presence(self.process, rows, self.clock())
+        return await self.read_presence([t for t in self.tables.values() if t.has_humans])
+
+    def _presence_row(self, table: ServedTable, seat: int) -> list[tuple[str, int, int]]:
+        key = (table.id, seat)
+        held = sum(1 for c in table.connections if c.seat == seat)
+        if not held and key not in self._reported:
+            return []  # never held here: nothing to say (a row would claim the seat was seen now)
+        if held:
+            self._reported.add(key)
+        else:
+            self._reported.discard(key)
+        return [(table.id, seat, held)]
+
+    async def presence_changed(self, table: ServedTable, seat: int | None) -> None:
+        """A connection of a person's seat opened or closed here: storage knows at once (a failure waits
+        for the next heartbeat)."""
+        if seat is None or not 0 <= seat < len(table.seats) or not table.seats[seat].is_human:
+            return
+        try:
+            await self.storage.set_presence(self.process, self._presence_row(table, seat), self.clock())
+        except StorageError as exc:
+            log.info("table %s: presence not stored (%s)", table.id, type(exc).__name__)
+
+    async def read_presence(self, tables: list[ServedTable]) -> int:
+        """Read which seats of these tables other processes hold connections of (a fresh heartbeat) and
+        when they last saw each; tell the tables where that changed.  Returns how many changed."""
+        if not tables:
+            return 0
+        now, stale = self.clock(), PRESENCE_STALE
+        found: dict[str, tuple[set[int], dict[int, float]]] = {t.id: (set(), {}) for t in tables}
+        for table_id, seat, process, connections, seen in await self.storage.presence(list(found)):
+            if process == self.process or table_id not in found:
+                continue
+            here, seen_at = found[table_id]
+            if connections > 0 and now - seen < stale:
+                here.add(seat)
+                seen = now
+            seen_at[seat] = max(seen, seen_at.get(seat, float("-inf")))
+        changed = 0
+        for table in tables:
+            here, seen_at = found[table.id]
+            if here != table.elsewhere:
+                changed += 1
+                table.elsewhere = here
+                self.broadcast(table)  # the seat's "online" changes
+                if table.all_ready:
+                    await self.settle(table)
+            table.seen_elsewhere = seen_at
+        return changed
 
     async def come_back(self, table: ServedTable, seat: int | None) -> None:
         """A person whose seat went to an expert while they were away is back: the seat is theirs again."""
