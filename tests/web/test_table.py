@@ -385,7 +385,7 @@ def test_on_a_phone_every_card_of_the_hand_is_a_44_px_target(server: Server, new
     check_fits(page, f"{hand} cards in hand on a phone", [PHONE])
     rows = sorted({round(y) for y in each(page, "#hand .card", "e => e.getBoundingClientRect().top")})
     assert len(rows) == (hand + 7) // 8 or len(rows) == (hand + 7) // 8 + 1, rows  # about 8 cards a row
-    assert all(b - a >= 44 for a, b in zip(rows, rows[1:])), rows
+    assert all(b - a >= 44 for a, b in itertools.pairwise(rows)), rows
     for code in ("KH", "QS", "JD") if hand > 11 else ("KH",):  # a card selected in a lower row rises
         page.click(f'#hand .card[data-card="{code}"]')
     check_fits(page, f"{hand} cards with some selected on a phone", [PHONE])

@@ -164,8 +164,8 @@ def table_json(table: ServedTable, public: PublicView | None = None) -> dict[str
         "match": table.matches,
         "ready": sorted(table.ready),
         "waiting": table.waiting(),
-        "log": [{"seat": seat, "move": move, **facts} for (seat, move), facts in zip(
-            public.history, table.facts + [{}] * (len(public.history) - len(table.facts)), strict=True)],
+        "log": [{"seat": seat, "move": move, **(table.facts[i] if i < len(table.facts) else {})}
+                for i, (seat, move) in enumerate(public.history)],
         "away_minutes": table.away_minutes,
         "turn_seconds": table.turn_seconds,
         "turn_left": None if (left := table.turn_left()) is None else round(left, 1),
