@@ -289,7 +289,7 @@ def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7, follow: floa
                 table.connections.discard(conn)
                 table.connection_changed(conn.seat)
                 service().broadcast(table)
-                await service().presence_changed(table, conn.seat)
+                service().presence_soon(table, conn.seat)
                 if table.all_ready:  # the people still at the table were all waiting for this one
                     await service().settle(table)
             await conn.close()
@@ -338,7 +338,7 @@ async def _answer(svc: TableService, conn: WebSocketConnection, table: ServedTab
             if found.chat:
                 conn.send_message({"type": "chat", "messages": list(found.chat)})
             svc.broadcast(found)
-            await svc.presence_changed(found, seat)
+            svc.presence_soon(found, seat)
             return found
         if table is None:
             raise ProtocolError("bad_token", "say hello with your seat's token first")

@@ -345,6 +345,7 @@ class TableService:
         """This server process's name in the presence rows of storage."""
         self._reported: set[tuple[str, int]] = set()
         """(table, seat) this process last told storage it holds connections of."""
+        self._presence_tasks: set[asyncio.Task[None]] = set()
 
     # -- tables -------------------------------------------------------------------------
 
@@ -692,6 +693,13 @@ class TableService:
             self._reported.discard(key)
         return [(table.id, seat, held)]
 
+    def presence_soon(self, table: ServedTable, seat: int | None) -> None:
+        """:meth:`presence_changed` in a task of its own: a hello or a closing connection never waits on
+        storage (a connection cancelled meanwhile would be left half added or half removed)."""
+        task = asyncio.get_running_loop().create_task(self.presence_changed(table, seat))
+        self._presence_tasks.add(task)
+        task.add_done_callback(self._presence_tasks.discard)
+
     async def presence_changed(self, table: ServedTable, seat: int | None) -> None:
         """A connection of a person's seat opened or closed here: storage knows at once (a failure waits
         for the next heartbeat)."""
@@ -804,11 +812,11 @@ class TableService:
             self.broadcast(table)
 
     async def close(self) -> None:
-        """Stop the computer players."""
+        """Stop the computer players (and let the presence writes under way finish)."""
         tasks = [t.bot_task for t in self.tables.values() if t.bot_task is not None and not t.bot_task.done()]
         for task in tasks:
             task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.gather(*tasks, *self._presence_tasks, return_exceptions=True)
 
 
 def _number(body: dict[str, Any], field: str, default: float, most: float) -> float:
