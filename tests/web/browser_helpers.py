@@ -7,6 +7,7 @@ page's own DOM hooks (``body[data-state-id]``, ``body[data-my-turn]``, ``#status
 from __future__ import annotations
 
 import json
+import os
 import re
 import socket
 import subprocess
@@ -63,8 +64,11 @@ class Server:
                 self.process.wait(timeout=10)
 
 
-def start_server(workdir: Path, bot_delay: float = 0.02, port: int | None = None) -> Server:
+def start_server(workdir: Path, bot_delay: float = 0.02, port: int | None = None, seed: int | None = None) -> Server:
     """Start ``canasta serve`` on ``port`` (default: a free one) with the database in ``workdir``.
+
+    ``seed``: the tables it makes are shuffled with the seeds ``seed``, ``seed + 1``, ... (the server's
+    test-only ``CANASTA_TEST_SEED``), so a table of several people deals the same every run.
 
     Waits for ``/api/health``; the server's output goes to ``workdir/server.log``.  The tests'
     own address is trusted: one browser makes many tables in a minute (the rate limits have
@@ -74,8 +78,12 @@ def start_server(workdir: Path, bot_delay: float = 0.02, port: int | None = None
     log = workdir / "server.log"
     cmd = [sys.executable, "-m", "canasta.cli", "serve", "--port", str(port), "--db", str(workdir / "web.sqlite3"),
            "--bot-delay", str(bot_delay), "--quiet", "--trusted", "127.0.0.1"]
+    env = dict(os.environ)
+    env.pop("CANASTA_TEST_SEED", None)
+    if seed is not None:
+        env["CANASTA_TEST_SEED"] = str(seed)
     with log.open("ab") as out:
-        process = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
     server = Server(process, f"http://127.0.0.1:{port}", log)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -352,11 +360,17 @@ def wait_changed(page: Any, before: int, move: str, chooser: bool = False) -> st
 
     Fails the test with ``#status`` when the page shows a refusal instead.  Returns "changed" or "chooser".
     """
-    page.wait_for_function(
-        "([before, chooser]) => document.body.dataset.stateId !== String(before)"
-        " || document.getElementById('status').dataset.kind === 'error'"
-        " || (chooser && !document.getElementById('pile-choices').hidden)",
-        arg=[before, chooser], timeout=WAIT_MS)
+    try:
+        page.wait_for_function(
+            "([before, chooser]) => document.body.dataset.stateId !== String(before)"
+            " || document.getElementById('status').dataset.kind === 'error'"
+            " || (chooser && !document.getElementById('pile-choices').hidden)",
+            arg=[before, chooser], timeout=WAIT_MS)
+    except Exception as exc:  # a timeout: say what the page showed instead
+        if "Timeout" not in type(exc).__name__:
+            raise
+        pytest.fail(f"{move!r} was clicked at state {before}; {WAIT_MS} ms later the page shows {body_data(page)} "
+                    f"and the status {status(page)}")
     if state_id(page) != before:
         return "changed"
     kind, text = status(page)

@@ -67,6 +67,9 @@ HAND_SEED = 40
 """A deal whose hand, played by the hints against experts, takes the pile with cards, takes it alone,
 melds wild cards onto a meld by clicking it, and ends in about 17 turns."""
 SEED = 12
+FRIENDS_SEED = 1
+"""The first deal of the two browsers' server (two people, two experts): each person moves twice before the
+hand ends, by clicks (the seed of a table of several people is the server's, so the server is told it)."""
 CLASSIC_SOLO = ("human", "expert", "expert", "expert")
 
 # -- fixtures ------------------------------------------------------------------------------
@@ -220,6 +223,20 @@ def test_a_whole_hand_against_three_computer_players_by_clicking(server: Server,
     check_score_sheet(page)
     assert not page.locator("#match-result").is_visible()
 
+    # The log in words: adding to a meld on the table says so, a pile taken says how many cards and its top,
+    # your own draws name their cards, the others' do not.
+    words = each(page, "#log li", "e => e.textContent")
+    symbol = r"(10|[2-9AKQJ])[\u2660\u2665\u2666\u2663]|Joker"
+    assert any(re.fullmatch(rf"You added ({symbol})( ({symbol}))* to the (\w+s|wild cards)", w) for w in words), words
+    assert any(re.search(rf"took the pile: \d+ cards?, top ({symbol})", w) for w in words), words
+    assert any(re.fullmatch(rf"You drew ({symbol})( ({symbol}))*", w) for w in words), words
+    assert any(re.fullmatch(r"Expert [234] drew from the stock", w) for w in words), words
+    # ... and it survives a reload: the server keeps each move's facts, the page does not have to have seen it.
+    page.reload()
+    wait_loaded(page)
+    page.locator("#hand-result").wait_for(state="visible")
+    assert each(page, "#log li", "e => e.textContent") == words
+
     # The only person at the table says ready: the next hand is dealt.
     before = state_id(page)
     page.locator("#btn-next").click()
@@ -316,8 +333,20 @@ def test_the_pages_run_under_the_strict_content_security_policy(
     assert not violations, violations
 
 
+@pytest.fixture
+def seeded_server(tmp_path: Path) -> Iterator[Server]:
+    """A server of this test's own whose first table is shuffled with :data:`FRIENDS_SEED` (``CANASTA_TEST_SEED``):
+    a table of several people may not choose its seed, so the server is told it."""
+    running = start_server(tmp_path, seed=FRIENDS_SEED)
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
 def test_two_browsers_join_one_table_by_their_links_and_play(
-        server: Server, new_context: Callable[..., Any]) -> None:
+        seeded_server: Server, new_context: Callable[..., Any]) -> None:
+    server = seeded_server
     answer = classic_table(server, ("human", "expert", "human", "expert"), seed=None)
     table = answer["table"]
     links = {0: answer["seats"][0]["link"], 2: answer["seats"][2]["link"]}
@@ -659,3 +688,78 @@ def test_a_turn_timer_counts_down_beside_the_turn(server: Server, context: Any) 
     clock = page.locator("#turn-clock")
     assert clock.is_visible()
     assert re.fullmatch(r"\u23f1 [12]:\d\d", clock.text_content() or ""), clock.text_content()
+
+
+def seat_facts(page: Any, seat: int) -> str:
+    """The facts line under a seat's name ("online", "the computer plays", ...)."""
+    text: str = page.inner_text(f'#players li.player[data-seat="{seat}"] .player-facts')
+    return text
+
+
+def test_two_people_leave_a_seat_take_it_back_and_are_both_ready_before_the_next_hand(
+        server: Server, new_context: Callable[..., Any]) -> None:
+    """Ann (a phone) leaves her seat to the computer from the menu and takes it back; at the end of the hand
+    the dialog waits for both people: Ann's ready says it waits for Bob, Bob's deals.  A spectator closes the
+    result and opens it again from the action bar.  One deck and a turn timer of 0.1 s (the server's clock
+    plays a turn nobody makes) keep the hand short."""
+    answer = post_table(server.base, {"preset": "two-player", "options": {"decks": 1}, "turn_seconds": 0.1,
+                                      "seats": seats("human", "human")})
+    phone = new_context(viewport={"width": 390, "height": 844}, has_touch=True, reduced_motion="reduce")
+    ann = open_page(phone, server.base, answer["seats"][0]["link"])
+    bob = open_page(new_context(reduced_motion="reduce"), server.base, answer["seats"][1]["link"])
+    watcher = open_page(new_context(reduced_motion="reduce"), server.base, answer["spectator"]["link"])
+
+    # Leave my seat to the computer: from the phone's menu.
+    assert not ann.is_visible("#btn-seat")
+    ann.click("#btn-panel")
+    ann.locator("#btn-seat").wait_for(state="visible")
+    assert ann.inner_text("#btn-seat") == "Leave my seat to the computer"
+    ann.click("#btn-seat")
+    ann.wait_for_function("document.getElementById('btn-seat').textContent === 'Take my seat back'")
+    for page in (ann, bob, watcher):
+        page.wait_for_function("document.querySelector('#players li.player[data-seat=\"0\"] .player-facts')"
+                               ".textContent.includes('the computer plays')")
+    # The computer plays Ann's turns, her page greys out her actions meanwhile.
+    ann.wait_for_function("[...document.querySelectorAll('#log li.log-entry')].some(e => e.dataset.seat === '0')")
+    # Take my seat back.
+    ann.click("#btn-seat")
+    ann.wait_for_function("document.getElementById('btn-seat').textContent === 'Leave my seat to the computer'")
+    for page in (ann, bob):
+        page.wait_for_function("document.querySelector('#players li.player[data-seat=\"0\"] .player-facts')"
+                               ".textContent.includes('online')")
+    ann.click("#btn-panel-close")
+
+    # The end of the hand: each person's own dialog, and the spectator's.
+    for page in (ann, bob, watcher):
+        page.locator("#result-dialog").wait_for(state="visible", timeout=60_000)
+        assert body_data(page)["status"] == "hand_over" and body_data(page)["hand"] == "1"
+    hand_over_state = state_id(ann)
+    assert not watcher.is_visible("#btn-next"), "a spectator has no ready button"
+    # Ann is ready first: her dialog stays, says it waits for Bob, and nothing is dealt.
+    assert ann.evaluate("document.activeElement.id") == "btn-next"
+    ann.click("#btn-next")
+    ann.wait_for_function("document.getElementById('result-wait').textContent.includes('Waiting for Bob')")
+    assert ann.locator("#btn-next").is_disabled()
+    bob.wait_for_function("document.querySelector('#result-wait') && !document.getElementById('btn-next').disabled")
+    time.sleep(0.5)
+    for page in (ann, bob, watcher):
+        assert body_data(page)["hand"] == "1" and state_id(page) == hand_over_state, "dealt before Bob was ready"
+        assert page.is_visible("#result-dialog")
+
+    # The spectator closes the result and opens it again with the Score sheet button.
+    watcher.click("#btn-look")
+    watcher.locator("#result-dialog").wait_for(state="hidden")
+    watcher.locator("#btn-result").wait_for(state="visible")
+    assert not watcher.is_visible("#btn-draw")
+    watcher.click("#btn-result")
+    watcher.locator("#result-dialog").wait_for(state="visible")
+    assert watcher.evaluate("document.getElementById('result-dialog').contains(document.activeElement)")
+    assert "Hand 1 is over" in watcher.inner_text("#result-title")
+
+    # Bob is ready: the next hand is dealt on every page and the dialogs close.
+    bob.click("#btn-next")
+    for page in (ann, bob, watcher):
+        page.wait_for_function("document.body.dataset.hand === '2'")
+        page.locator("#result-dialog").wait_for(state="hidden")
+        assert body_data(page)["status"] == "playing"
+    assert not watcher.is_visible("#btn-result")

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,7 +30,7 @@ pytest.importorskip("fastapi", reason="the web tests need the web extra: pip ins
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
-from canasta.cards import NUM_CODES, card_text
+from canasta.cards import MELD_RANK_CHARS, NUM_CODES, RED_THREE_CODES, card_text
 from canasta.judge import kind_groups, unavailable_reason
 from canasta.match import Match
 from canasta.moves import Move
@@ -55,6 +56,10 @@ class Seat:
     seen: int = 0
     checked: set[int] = field(default_factory=set)
     match: int = 1
+    facts: list[dict[str, Any]] = field(default_factory=list)
+    """The oracle's facts of each move of this hand (what ``table.log`` adds to the notation)."""
+    draws: dict[int, tuple[int, list[str]]] = field(default_factory=dict)
+    """The oracle's cards of each draw of this hand, by log index: (seat, cards)."""
 
 
 def visible_cards(oracle: Match, seat: int | None) -> set[str]:
@@ -91,12 +96,39 @@ def sync_oracle(conn: Seat, message: Message) -> None:
     while len(oracle.hands) < table["hand"]:
         assert not oracle.hands or oracle.state.is_over, "a new hand was dealt before the last one ended"
         oracle.new_hand()
+        conn.facts, conn.draws = [], {}
     log = table["log"]
     have = len(oracle.state.history)
     assert [str(m) for _, m in oracle.state.history] == [e["move"] for e in log[:have]], "the log was rewritten"
     for entry in log[have:]:
         assert entry["seat"] == oracle.state.to_act
-        oracle.play(entry["move"])
+        play_noting(conn, entry["move"])
+
+
+def play_noting(conn: Seat, text: str) -> None:
+    """Play a move on the oracle and keep what the log in words is told of it: a pile's size and top card
+    before a take, the ranks of melds already on the table that the move added to, the red threes laid
+    out (by the mover's side: the mover; else by the player whose turn began) and a draw's cards."""
+    state = conn.oracle.state
+    seat, pile, reds = state.to_act, list(state.pile), [len(r) for r in state.red3]
+    sizes = [[len(m or ()) for m in side] for side in state.melds]
+    hand = Counter(state.hand(seat))
+    move = conn.oracle.play(text)
+    side = state.side_of(seat)
+    facts: dict[str, Any] = {}
+    if move.action == "pile":
+        facts |= {"took": len(pile), "top": card_text(pile[-1])}
+    added = [MELD_RANK_CHARS[r] for r, n in enumerate(sizes[side]) if n and len(state.melds[side][r] or ()) > n]
+    if added and move.action in ("meld", "pile"):
+        facts["added"] = added
+    laid = [{"seat": seat if other == side else state.turn, "cards": [card_text(c) for c in state.red3[other][n:]]}
+            for other, n in enumerate(reds) if state.red3[other][n:]]
+    if laid:
+        facts["reds"] = laid
+    conn.facts.append(facts)
+    if move.action == "draw":
+        drew = Counter(c for c in state.hand(seat) if c not in RED_THREE_CODES) - hand
+        conn.draws[len(conn.facts) - 1] = (seat, sorted(card_text(c) for c in drew.elements()))
 
 
 def check_message(conn: Seat, message: Message, sent: str = "") -> None:
@@ -142,7 +174,12 @@ def check_message(conn: Seat, message: Message, sent: str = "") -> None:
                         if to_act and conn.seat is not None else {})
     assert message["reasons"] == expected_reasons
     assert set(message) == {"type", "state", "table", "view", "actions", "reasons", "legal", "legal_more",
-                            "elsewhere"}
+                            "elsewhere", "drawn"}
+    # The log's facts (a pile's size and top, melds added to, red threes) are the public ones of each move;
+    # the cards drawn go to the seat that drew them only.
+    assert [{k: v for k, v in e.items() if k not in ("seat", "move")} for e in table["log"]] == conn.facts
+    assert {index: sorted(cards) for index, cards in message["drawn"].items()} == {
+        str(index): cards for index, (seat, cards) in conn.draws.items() if seat == conn.seat}
     # other connections on this seat only: a count, never a card, and nothing about other seats
     assert isinstance(message["elsewhere"], int) and message["elsewhere"] >= 0
     if conn.seat is None:

@@ -210,10 +210,12 @@ def key_move(page: Any, move: str) -> None:
 # -- a state message in the protocol's shape, for tables no quick hand reaches -------------------------
 
 NAMES = ["You", "West", "North", "East", "Fifth", "Sixth"]
+LONG_NAMES = ["Annabel", "Bartholomew", "Christina", "Dominique", "Evangeline", "Maximilian"]
+"""Names as people type them, for the names' room on a phone."""
 
 
 def crafted_state(players: int = 4, sides: int = 2, melds_per_side: int = 12, hand: int = 22,
-                  status_: str = "playing", winner: int | None = None) -> dict[str, Any]:
+                  status_: str = "playing", winner: int | None = None, names: list[str] = NAMES) -> dict[str, Any]:
     """A ``state`` message for seat 0 with many melds and a big hand (cards need not be a real deal)."""
     ranks = "AKQJT98765433"[:melds_per_side]
     suits = "SHDC"
@@ -239,7 +241,7 @@ def crafted_state(players: int = 4, sides: int = 2, melds_per_side: int = 12, ha
     return {
         "type": "state", "state": 40, "legal": ["draw"] if not over else [], "legal_more": False, "elsewhere": 0,
         "table": {"id": "crafted", "status": status_, "target": 5000, "rules": "classic", "hand": 3,
-                  "players": [{"seat": s, "name": NAMES[s], "kind": "human" if s == 0 else "expert", "connected": True}
+                  "players": [{"seat": s, "name": names[s], "kind": "human" if s == 0 else "expert", "connected": True}
                               for s in range(players)],
                   "sides": [[s for s in range(players) if s % sides == side] for side in range(sides)],
                   "scores": [5200 if side == 0 and winner == 0 else 2400 for side in range(sides)],
@@ -356,8 +358,8 @@ def test_a_crowded_table_fits(server: Server, new_context: Callable[..., Any]) -
 @pytest.mark.parametrize(("players", "sides"), [(2, 2), (3, 3), (5, 2), (6, 2), (6, 3)])
 def test_every_table_size_is_laid_out_around_the_felt(server: Server, new_context: Callable[..., Any],
                                                       players: int, sides: int) -> None:
-    page = open_crafted(new_context(), server.base, crafted_state(players, sides, melds_per_side=8, hand=15),
-                        size=(1366, 768))
+    page = open_crafted(new_context(), server.base, crafted_state(players, sides, melds_per_side=8, hand=15,
+                                                                  names=LONG_NAMES), size=(1366, 768))
     positions = dict(each(page, "#players li.player", "e => [e.dataset.seat, e.dataset.pos]"))
     assert positions["0"] == "bottom" and len(set(positions.values())) == players, positions
     assert len(each(page, "#sides .side")) == sides
@@ -368,6 +370,29 @@ def test_every_table_size_is_laid_out_around_the_felt(server: Server, new_contex
         for b in boxes[i + 1:]:
             apart = a[2] <= b[0] + 1 or b[2] <= a[0] + 1 or a[3] <= b[1] + 1 or b[3] <= a[1] + 1
             assert apart, f"seats overlap: {a} {b}"
+
+
+@pytest.mark.parametrize(("hand", "melds"), [(11, 4), (15, 8), (22, 12)])
+def test_on_a_phone_every_card_of_the_hand_is_a_44_px_target(server: Server, new_context: Callable[..., Any],
+                                                            hand: int, melds: int) -> None:
+    """At 390x844 each card of the hand shows a finger 44x44 px of itself, rows of cards overlapping by a
+    bounded amount, with the whole table on the screen (table_fits.js samples what ``elementFromPoint``
+    finds, so a card covered by its neighbours fails).  A selected card rises and still leaves the card
+    above it 44 px.  The names in the top bar and at the seats are whole (they wrap, never cut)."""
+    page = open_crafted(new_context(has_touch=True), server.base,
+                        crafted_state(hand=hand, melds_per_side=melds, names=LONG_NAMES))
+    assert len(hand_codes(page)) == hand
+    check_fits(page, f"{hand} cards in hand on a phone", [PHONE])
+    rows = sorted({round(y) for y in each(page, "#hand .card", "e => e.getBoundingClientRect().top")})
+    assert len(rows) == (hand + 7) // 8 or len(rows) == (hand + 7) // 8 + 1, rows  # about 8 cards a row
+    assert all(b - a >= 44 for a, b in itertools.pairwise(rows)), rows
+    for code in ("KH", "QS", "JD") if hand > 11 else ("KH",):  # a card selected in a lower row rises
+        page.click(f'#hand .card[data-card="{code}"]')
+    check_fits(page, f"{hand} cards with some selected on a phone", [PHONE])
+    text = page.inner_text("#scores")
+    for name in LONG_NAMES[:4]:
+        assert name in text, text
+    assert "Bartholomew & Dominique" in text.replace("\n", " "), text
 
 
 def test_the_end_of_the_match_is_a_focused_dialog(server: Server, new_context: Callable[..., Any],

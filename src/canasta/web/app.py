@@ -5,8 +5,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import itertools
 import json
 import logging
+import os
 import re
 import time
 from collections.abc import AsyncIterator
@@ -26,7 +28,7 @@ from .protocol import ProtocolError, dumps, parse_client_message, setup_message,
 from .scorekeeper import router as scorekeeper_router
 from .scorekeeper import sheet_rules
 from .security import SecurityMiddleware, escape, escape_logs, renew_seat
-from .service import CLOCK_TICK, SeedRefused, ServedTable, TableService
+from .service import CLOCK_TICK, PRESENCE_EVERY, SeedRefused, ServedTable, TableService
 from .storage import AsyncStorage, StorageError, open_storage
 
 log = logging.getLogger("canasta.web")
@@ -42,6 +44,10 @@ IDLE_TABLE = 15 * 60
 IDLE_SWEEP = 60
 QUEUE_LIMIT = 256
 """Messages waiting for a slow client before it is disconnected (it reconnects and resyncs)."""
+TEST_SEED = "CANASTA_TEST_SEED"
+"""For tests only: when this environment variable holds a number N, the tables this process makes are
+shuffled with the seeds N, N+1, N+2, ... instead of the server's own randomness (a browser test replays
+the same deals every run).  Never set it on a server people play on: the deals would be known."""
 
 
 class WebSocketConnection:
@@ -86,12 +92,14 @@ class WebSocketConnection:
 
 
 def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7, follow: float = 0.5,
-               limits: Limits | None = None, clock: float = CLOCK_TICK) -> FastAPI:
+               limits: Limits | None = None, clock: float = CLOCK_TICK, presence: float = PRESENCE_EVERY) -> FastAPI:
     """The web application, storing tables in ``db`` (a SQLite path or a ``postgresql://`` URL).
 
     Every ``follow`` seconds (0: never) it looks for moves that other server processes on
-    the same database made at the tables it holds, and shows them.  ``limits``: what one
-    client may ask (docs/security.md); the defaults of :class:`Limits` when None.
+    the same database made at the tables it holds, and shows them; every ``presence`` seconds
+    (0: never) it tells storage whose connections it holds and reads those of the others
+    (:meth:`TableService.heartbeat`).  ``limits``: what one client may ask (docs/security.md);
+    the defaults of :class:`Limits` when None.
     """
     limits = limits if limits is not None else Limits()
     escape_logs()
@@ -100,6 +108,10 @@ def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7, follow: floa
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         storage = AsyncStorage(open_storage(db))
         app.state.service = TableService(storage, bot_delay=bot_delay)
+        if (fixed := os.environ.get(TEST_SEED, "").strip()):
+            seeds = itertools.count(int(fixed))
+            app.state.service.new_seed = lambda: next(seeds) % 2**63
+            log.warning("%s is set: every table's deal is known in advance (tests only)", TEST_SEED)
         pool = cpu_pool.CpuPool(limits.cpu_workers)
         cpu_pool.install(pool)
         gc.freeze()  # the start-up objects never need collecting: shorter full collections mid-game
@@ -109,6 +121,8 @@ def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7, follow: floa
             tasks.append(loop.create_task(_expire(app.state.service, limits)))
         if follow > 0:
             tasks.append(loop.create_task(_follow(app.state.service, follow)))
+        if presence > 0:
+            tasks.append(loop.create_task(_heartbeat(app.state.service, presence)))
         try:
             yield
         finally:
@@ -275,6 +289,7 @@ def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7, follow: floa
                 table.connections.discard(conn)
                 table.connection_changed(conn.seat)
                 service().broadcast(table)
+                service().presence_soon(table, conn.seat)
                 if table.all_ready:  # the people still at the table were all waiting for this one
                     await service().settle(table)
             await conn.close()
@@ -323,6 +338,7 @@ async def _answer(svc: TableService, conn: WebSocketConnection, table: ServedTab
             if found.chat:
                 conn.send_message({"type": "chat", "messages": list(found.chat)})
             svc.broadcast(found)
+            svc.presence_soon(found, seat)
             return found
         if table is None:
             raise ProtocolError("bad_token", "say hello with your seat's token first")
@@ -380,6 +396,16 @@ async def _clocks(svc: TableService, every: float) -> None:
             await svc.tick()
         except Exception as exc:  # a clock must never stop; log no cards
             log.warning("the tables' clocks failed (%s); trying again", type(exc).__name__)
+
+
+async def _heartbeat(svc: TableService, every: float) -> None:
+    """Presence shared with the other server processes on the same database (:meth:`TableService.heartbeat`)."""
+    while True:
+        await asyncio.sleep(every)
+        try:
+            await svc.heartbeat()
+        except Exception as exc:  # a database hiccup must not stop the heartbeat; log no cards
+            log.warning("the presence heartbeat failed (%s); trying again", type(exc).__name__)
 
 
 async def _sweep(svc: TableService) -> None:

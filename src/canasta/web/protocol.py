@@ -165,7 +165,8 @@ def table_json(table: ServedTable, public: PublicView | None = None) -> dict[str
         "match": table.matches,
         "ready": sorted(table.ready),
         "waiting": table.waiting(),
-        "log": [{"seat": seat, "move": move} for seat, move in public.history],
+        "log": [{"seat": seat, "move": move, **(table.facts[i] if i < len(table.facts) else {})}
+                for i, (seat, move) in enumerate(public.history)],
         "away_minutes": table.away_minutes,
         "turn_seconds": table.turn_seconds,
         "turn_left": None if (left := table.turn_left()) is None else round(left, 1),
@@ -220,7 +221,16 @@ def state_message(table: ServedTable, seat: int | None, public: dict[str, Any] |
         "legal": legal,
         "legal_more": more,
         "elsewhere": elsewhere(table, seat),
+        "drawn": drawn(table, seat),
     }
+
+
+def drawn(table: ServedTable, seat: int | None) -> dict[str, list[str]]:
+    """The cards the seat drew from the stock this hand, by their move's index in the log (as text):
+    only its own draws, never another seat's (a spectator: none)."""
+    if seat is None:
+        return {}
+    return {str(index): cards for index, (who, cards) in table.draws.items() if who == seat}
 
 
 def elsewhere(table: ServedTable, seat: int | None) -> int:

@@ -21,15 +21,16 @@ from typing import Any, Protocol
 
 from ..bots import BOTS, LEVELS, find_level
 from ..bots.hints import hint
-from ..cards import parse_cards
+from ..cards import MELD_RANK_CHARS, RED_THREE_CODES, card_text, parse_cards
 from ..errors import CardError, IllegalMoveError, MatchOver, MoveSyntaxError, NotYourTurn, SeatError, StaleState
 from ..legal import resolve as resolve_selection
 from ..match import OLD_SEEDING, SEEDING, Match
-from ..moves import Move
+from ..moves import DRAW, MELD, PILE, Move
 from ..play import HOUSE, HUMAN, Seat, parse_seats
 from ..play import Table as Driver
 from ..play.seats import HUMAN_WORDS
 from ..rules import Rules
+from ..state import DRAW_PHASE, GameState
 from .pool import run_cpu
 from .protocol import CHAT_SENT as CHAT_KEPT
 from .protocol import MAX_RESOLVED, ProtocolError, dumps, rules_from_request, state_message, table_json, view_json
@@ -52,6 +53,11 @@ AWAY_MINUTES = 5.0
 MAX_AWAY_MINUTES, MAX_TURN_SECONDS = 24 * 60.0, 3600.0
 CLOCK_TICK = 0.5
 """Seconds between two looks at the tables' clocks (seats away, turn timers)."""
+PRESENCE_EVERY = 5.0
+"""Seconds between two heartbeats of a server process: it tells storage whose connections it holds and
+reads what the other processes on the same database hold (:meth:`TableService.heartbeat`)."""
+PRESENCE_STALE = 3 * PRESENCE_EVERY
+"""Seconds after which a process's word that it holds a connection no longer counts (the process died)."""
 
 RETRY_FIRST, RETRY_MOST = 0.2, 10.0
 """Seconds before a computer player's move is tried again after a storage failure, doubling up to the most."""
@@ -87,8 +93,10 @@ class ServedTable:
     and rematches only, so a chat line never makes a move stale.
     """
 
-    def __init__(self, table_id: str, spec: Mapping[str, Any]) -> None:
+    def __init__(self, table_id: str, spec: Mapping[str, Any], clock: Callable[[], float] = time.time) -> None:
         self.id = table_id
+        self.clock = clock
+        """Wall-clock seconds (``time.time``; several processes compare them): when seats were last seen."""
         self.spec = spec
         self.rules = Rules.parse(spec["rules"])
         self.seats = [Seat(i, s["kind"], s["name"]) for i, s in enumerate(spec["seats"])]
@@ -104,6 +112,13 @@ class ServedTable:
         self.ready: set[int] = set()
         """People's seats that dismissed the result of the hand (or asked for a rematch) since the last deal."""
         self.chat: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)
+        self.facts: list[dict[str, Any]] = []
+        """Per move of this hand, what the move's notation leaves out but the table showed everybody (the
+        log in words needs them after a reload too): ``took`` and ``top`` of a pile taken, the ranks
+        ``added`` to melds already on the table, the red threes laid out (``reds``)."""
+        self.draws: dict[int, tuple[int, list[str]]] = {}
+        """Per draw of this hand (its index in the log): the seat and the cards it drew, which only that
+        seat is told (``drawn`` in its state messages)."""
         self.connections: set[Connection] = set()
         self.lock = asyncio.Lock()
         self.bot_task: asyncio.Task[None] | None = None
@@ -115,8 +130,15 @@ class ServedTable:
         self.away: set[int] = set()
         """People's seats an expert took over because nobody was there (a ``hello`` takes them back)."""
         now = time.monotonic()
-        self.gone_since: dict[int, float] = {s.index: now for s in self.seats if s.is_human}
-        """Since when each person's seat has had no connection (monotonic; from the table's loading)."""
+        loaded = clock()
+        self.gone_since: dict[int, float] = {s.index: loaded for s in self.seats if s.is_human}
+        """Since when each person's seat has had no connection to this process (:attr:`clock`; from the
+        table's loading)."""
+        self.elsewhere: set[int] = set()
+        """People's seats that another server process on the same database holds a connection of (its
+        heartbeat is fresh); read by :meth:`TableService.heartbeat`."""
+        self.seen_elsewhere: dict[int, float] = {}
+        """When another server process last saw each person's seat connected (:attr:`clock`)."""
         self.turn: tuple[int, int] | None = None
         self.turn_since = now
         """The seat to act (with the hand) and since when (monotonic): the turn timer's start."""
@@ -155,14 +177,21 @@ class ServedTable:
         return not all(s.is_human for s in self.seats) or bool(self.driver.stand_ins)
 
     def connected(self, seat: int) -> bool:
-        """True when some connection holds this seat (computer players always are)."""
-        return self.driver.is_bot(seat) or any(c.seat == seat for c in self.connections)
+        """True when some connection holds this seat, to this server process or another (computer players
+        always are)."""
+        return self.driver.is_bot(seat) or seat in self.elsewhere or any(c.seat == seat for c in self.connections)
+
+    def last_seen(self, seat: int) -> float:
+        """Since when the person's seat has had no connection to any server process (:attr:`clock`); never
+        before this process loaded the table."""
+        return max(self.gone_since.get(seat, self.clock()), self.seen_elsewhere.get(seat, float("-inf")))
 
     def waiting(self) -> list[int]:
-        """The people still to say ``ready`` (or ``rematch``): seated, connected, not left to the computer."""
+        """The people still to say ``ready`` (or ``rematch``): seated, connected (to any server process), not
+        left to the computer."""
         if self.status == "playing":
             return []
-        here = {c.seat for c in self.connections}
+        here = {c.seat for c in self.connections} | self.elsewhere
         return [h for h in self.driver.humans if h in here and h not in self.driver.stand_ins and h not in self.ready]
 
     @property
@@ -180,8 +209,11 @@ class ServedTable:
         if kind == "deal":
             self.driver.apply(None)
             self.ready.clear()
+            self.facts, self.draws = [], {}
         elif kind == "move":
+            before = _Before(self.match.state)
             self.driver.apply(Move.parse(event.text))
+            self._note(before)
         elif kind == "ready" and seat is not None:
             self.ready.add(seat)
         elif kind == "chat" and seat is not None:
@@ -199,6 +231,7 @@ class ServedTable:
             self.driver.stand_ins |= stand_ins
             self.matches += 1
             self.ready.clear()
+            self.facts, self.draws = [], {}
         elif kind == "away" and seat is not None:
             self.driver.stand_ins.add(seat)
             self.away.add(seat)
@@ -211,6 +244,37 @@ class ServedTable:
         self.seq += 1
         self.last_active = time.monotonic()
         self._turn_clock()
+
+    def _note(self, before: _Before) -> None:
+        """Keep the public facts of the move just applied (and the cards a draw brought, for its seat)."""
+        state = self.match.state
+        index = len(state.history) - 1
+        seat, move = state.history[index]
+        side = state.side_of(seat)
+        facts: dict[str, Any] = {}
+        if move.action == PILE and before.pile:
+            facts["took"], facts["top"] = len(before.pile), card_text(before.pile[-1])
+        if move.action in (MELD, PILE):
+            added = [MELD_RANK_CHARS[r] for r in before.ranks[side]
+                     if len(state.melds[side][r] or ()) > before.sizes[side][r]]
+            if added:
+                facts["added"] = added
+        reds = []
+        for other, count in enumerate(before.reds):
+            laid = state.red3[other][count:]
+            if laid:  # the mover's side laid them out; another side's, the player whose turn began
+                reds.append({"seat": seat if other == side else state.turn, "cards": [card_text(c) for c in laid]})
+        if reds:
+            facts["reds"] = reds
+        while len(self.facts) < index:  # (a hand replayed from a log older than the facts: nothing known)
+            self.facts.append({})
+        self.facts[index:] = [facts]
+        if move.action == DRAW and before.hand is not None:
+            drew = [c for c in state.hand(seat) if c not in RED_THREE_CODES]
+            for code in before.hand:
+                if code in drew:
+                    drew.remove(code)
+            self.draws[index] = (seat, [card_text(c) for c in drew])
 
     def _turn_clock(self) -> None:
         """Start the turn timer when another seat (or a new hand) is to act."""
@@ -239,12 +303,26 @@ class ServedTable:
         if any(c.seat == seat for c in self.connections):
             self.gone_since.pop(seat, None)
         else:
-            self.gone_since.setdefault(seat, time.monotonic())
+            self.gone_since.setdefault(seat, self.clock())
 
     @property
     def idle(self) -> bool:
         """True when nobody is connected and no computer player is moving."""
         return not self.connections and (self.bot_task is None or self.bot_task.done())
+
+
+class _Before:
+    """What the facts of a move are measured against: the state's public parts before it (and the hand of
+    the seat to draw)."""
+
+    __slots__ = ("hand", "pile", "ranks", "reds", "sizes")
+
+    def __init__(self, state: GameState) -> None:
+        self.pile = list(state.pile)
+        self.sizes = [[len(m) if m is not None else 0 for m in side] for side in state.melds]
+        self.ranks = [[r for r, n in enumerate(sizes) if n] for sizes in self.sizes]
+        self.reds = [len(r) for r in state.red3]
+        self.hand = state.hand(state.turn) if state.phase == DRAW_PHASE and not state.is_over else None
 
 
 class TableService:
@@ -261,6 +339,13 @@ class TableService:
         self.tables: dict[str, ServedTable] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self.moves_committed = 0
+        self.clock: Callable[[], float] = time.time
+        """Wall-clock seconds for presence (tests replace it): seats away, last seen, heartbeats."""
+        self.process = secrets.token_hex(8)
+        """This server process's name in the presence rows of storage."""
+        self._reported: set[tuple[str, int]] = set()
+        """(table, seat) this process last told storage it holds connections of."""
+        self._presence_tasks: set[asyncio.Task[None]] = set()
 
     # -- tables -------------------------------------------------------------------------
 
@@ -303,7 +388,7 @@ class TableService:
         if chosen:
             spec["seed_chosen"] = True  # announced to every seat (``table.seed``)
         await self.storage.create_table(table_id, spec, tokens)
-        table = ServedTable(table_id, spec)
+        table = ServedTable(table_id, spec, self.clock)
         try:
             await self._commit(table, "deal", None)
         except ProtocolError:
@@ -326,7 +411,7 @@ class TableService:
                 if spec is None:
                     self._loading.pop(table_id, None)
                     return None
-                table = ServedTable(table_id, spec)
+                table = ServedTable(table_id, spec, self.clock)
                 for event in await self.storage.events(table_id):
                     table.apply(event)
                 self.tables[table_id] = table
@@ -554,12 +639,18 @@ class TableService:
 
     async def _away(self, table: ServedTable) -> bool:
         seat = table.person_to_act()
-        if table.away_minutes <= 0 or seat is None or seat not in table.gone_since:
+
+        def gone_long() -> bool:
+            return (seat is not None and seat in table.gone_since and seat not in table.elsewhere
+                    and self.clock() - table.last_seen(seat) >= table.away_minutes * 60)
+
+        if table.away_minutes <= 0 or not gone_long():
             return False
-        if time.monotonic() - table.gone_since[seat] < table.away_minutes * 60:
+        await self.read_presence([table])  # what every process sees now, not at the last heartbeat
+        if not gone_long():
             return False
         async with table.lock:
-            if table.person_to_act() != seat or seat not in table.gone_since:
+            if table.person_to_act() != seat or not gone_long():
                 return False
             await self._commit(table, "away", seat)
         self.changed(table)
@@ -579,6 +670,74 @@ class TableService:
             self.broadcast(table)
         self.changed(table)
         return made
+
+    # -- presence: who is connected to any server process on the same database -------------
+
+    async def heartbeat(self) -> int:
+        """Tell storage the connections this process holds (and those it no longer holds), then read what
+        the other processes hold for the tables here (:meth:`read_presence`).  Returns how many tables
+        changed (a person's connection seen elsewhere came or went)."""
+        rows = []
+        for table in self.tables.values():
+            for seat in table.driver.humans:
+                rows.extend(self._presence_row(table, seat))
+        await self.storage.set_presence(self.process, rows, self.clock())
+        return await self.read_presence([t for t in self.tables.values() if t.has_humans])
+
+    def _presence_row(self, table: ServedTable, seat: int) -> list[tuple[str, int, int]]:
+        key = (table.id, seat)
+        held = sum(1 for c in table.connections if c.seat == seat)
+        if not held and key not in self._reported:
+            return []  # never held here: nothing to say (a row would claim the seat was seen now)
+        if held:
+            self._reported.add(key)
+        else:
+            self._reported.discard(key)
+        return [(table.id, seat, held)]
+
+    def presence_soon(self, table: ServedTable, seat: int | None) -> None:
+        """:meth:`presence_changed` in a task of its own: a hello or a closing connection never waits on
+        storage (a connection cancelled meanwhile would be left half added or half removed)."""
+        task = asyncio.get_running_loop().create_task(self.presence_changed(table, seat))
+        self._presence_tasks.add(task)
+        task.add_done_callback(self._presence_tasks.discard)
+
+    async def presence_changed(self, table: ServedTable, seat: int | None) -> None:
+        """A connection of a person's seat opened or closed here: storage knows at once (a failure waits
+        for the next heartbeat)."""
+        if seat is None or not 0 <= seat < len(table.seats) or not table.seats[seat].is_human:
+            return
+        try:
+            await self.storage.set_presence(self.process, self._presence_row(table, seat), self.clock())
+        except StorageError as exc:
+            log.info("table %s: presence not stored (%s)", table.id, type(exc).__name__)
+
+    async def read_presence(self, tables: list[ServedTable]) -> int:
+        """Read which seats of these tables other processes hold connections of (a fresh heartbeat) and
+        when they last saw each; tell the tables where that changed.  Returns how many changed."""
+        if not tables:
+            return 0
+        now, stale = self.clock(), PRESENCE_STALE
+        found: dict[str, tuple[set[int], dict[int, float]]] = {t.id: (set(), {}) for t in tables}
+        for table_id, seat, process, connections, seen in await self.storage.presence(list(found)):
+            if process == self.process or table_id not in found:
+                continue
+            here, seen_at = found[table_id]
+            if connections > 0 and now - seen < stale:
+                here.add(seat)
+                seen = now
+            seen_at[seat] = max(seen, seen_at.get(seat, float("-inf")))
+        changed = 0
+        for table in tables:
+            here, seen_at = found[table.id]
+            if here != table.elsewhere:
+                changed += 1
+                table.elsewhere = here
+                self.broadcast(table)  # the seat's "online" changes
+                if table.all_ready:
+                    await self.settle(table)
+            table.seen_elsewhere = seen_at
+        return changed
 
     async def come_back(self, table: ServedTable, seat: int | None) -> None:
         """A person whose seat went to an expert while they were away is back: the seat is theirs again."""
@@ -655,11 +814,11 @@ class TableService:
             self.broadcast(table)
 
     async def close(self) -> None:
-        """Stop the computer players."""
+        """Stop the computer players (and let the presence writes under way finish)."""
         tasks = [t.bot_task for t in self.tables.values() if t.bot_task is not None and not t.bot_task.done()]
         for task in tasks:
             task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.gather(*tasks, *self._presence_tasks, return_exceptions=True)
 
 
 def _number(body: dict[str, Any], field: str, default: float, most: float) -> float:

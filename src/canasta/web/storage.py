@@ -1,10 +1,12 @@
-"""Tables and their event logs in SQLite or PostgreSQL, durable once a call returns.
+"""Tables and their event logs in SQLite or PostgreSQL, durable once a call returns; and who is connected.
 
 A table is its spec (JSON), the SHA-256 of its secret tokens and a log of events numbered
 0, 1, 2, ...; a server replays the log to rebuild the table.  The primary key
 ``(table_id, seq)`` lets several processes share one database: whoever writes a seq first
 wins, the other learns its state is stale.  :class:`AsyncStorage` runs a :class:`Storage`
 on one worker thread and writes every append waiting in one transaction (group commit).
+The ``presence`` rows say, per server process, how many connections it holds for each seat and
+when it last saw one, so a process decides whether a person is away from what every process sees.
 
 >>> store = open_storage(":memory:")
 >>> store.create_table("t1", {"preset": "classic"}, {"ab12": 0, "cd34": None})
@@ -48,8 +50,17 @@ CREATE TABLE IF NOT EXISTS tokens (
     table_id TEXT NOT NULL, token_hash TEXT NOT NULL, seat INTEGER NULL, PRIMARY KEY (table_id, token_hash));
 CREATE TABLE IF NOT EXISTS events (
     table_id TEXT NOT NULL, seq INTEGER NOT NULL, kind TEXT NOT NULL, seat INTEGER NULL, text TEXT NOT NULL,
-    at {real} NOT NULL, PRIMARY KEY (table_id, seq))
+    at {real} NOT NULL, PRIMARY KEY (table_id, seq));
+CREATE TABLE IF NOT EXISTS presence (
+    table_id TEXT NOT NULL, seat INTEGER NOT NULL, process TEXT NOT NULL, connections INTEGER NOT NULL,
+    seen {real} NOT NULL, PRIMARY KEY (table_id, seat, process))
 """
+# A new table only: a database of schema version 1 gets it when opened, and an older canasta ignores it.
+_UPSERT_PRESENCE = (
+    "INSERT INTO presence (table_id, seat, process, connections, seen) VALUES (?, ?, ?, ?, ?) "
+    "ON CONFLICT (table_id, seat, process) DO UPDATE SET connections = excluded.connections, "
+    # a seat still (or just) connected is seen now; one long gone keeps the time it was last seen
+    "seen = CASE WHEN excluded.connections > 0 OR presence.connections > 0 THEN excluded.seen ELSE presence.seen END")
 _INSERT_EVENT = "INSERT INTO events (table_id, seq, kind, seat, text, at) VALUES (?, ?, ?, ?, ?, ?)"
 _INSERT_NEW_EVENT = _INSERT_EVENT + " ON CONFLICT (table_id, seq) DO NOTHING"
 _MAX_BATCH = 1000  # appends one group commit takes at most
@@ -204,6 +215,7 @@ class Storage(ABC):
         with self._transaction() as execute:
             execute("DELETE FROM events WHERE table_id = ?", (table_id,))
             execute("DELETE FROM tokens WHERE table_id = ?", (table_id,))
+            execute("DELETE FROM presence WHERE table_id = ?", (table_id,))
             return execute("DELETE FROM tables WHERE id = ?", (table_id,)).rowcount == 1
 
     def expire(self, idle_before: float, over_before: float, limit: int = 500) -> list[str]:
@@ -220,8 +232,29 @@ class Storage(ABC):
             for table_id in gone:
                 execute("DELETE FROM events WHERE table_id = ?", (table_id,))
                 execute("DELETE FROM tokens WHERE table_id = ?", (table_id,))
+                execute("DELETE FROM presence WHERE table_id = ?", (table_id,))
                 execute("DELETE FROM tables WHERE id = ?", (table_id,))
         return gone
+
+    def set_presence(self, process: str, rows: Sequence[tuple[str, int, int]], now: float) -> None:
+        """Say how many connections ``process`` holds for each ``(table_id, seat, connections)``, at ``now``
+        (``time.time()``): a row with connections is seen now (a heartbeat), a row dropping to none keeps
+        ``now`` as the moment its seat was last seen there."""
+        if not rows:
+            return
+        with self._transaction() as execute:
+            for table_id, seat, connections in rows:
+                execute(_UPSERT_PRESENCE, (table_id, seat, process, connections, now))
+
+    def presence(self, table_ids: Sequence[str]) -> list[tuple[str, int, str, int, float]]:
+        """Every process's presence rows of these tables: ``(table_id, seat, process, connections, seen)``."""
+        if not table_ids:
+            return []
+        marks = ", ".join("?" * len(table_ids))
+        with self._transaction(write=False) as execute:
+            rows = execute(f"SELECT table_id, seat, process, connections, seen FROM presence "
+                           f"WHERE table_id IN ({marks})", tuple(table_ids)).fetchall()
+        return [(row[0], row[1], row[2], row[3], row[4]) for row in rows]
 
     def renew_token(self, table_id: str, seat: int, token_hash: str) -> bool:
         """Give a seat a new token hash, forgetting its old ones; False when the table has no such seat."""
@@ -461,6 +494,14 @@ class AsyncStorage:
     async def expire(self, idle_before: float, over_before: float, limit: int = 500) -> list[str]:
         """See :meth:`Storage.expire`."""
         return await self._call(self.storage.expire, idle_before, over_before, limit)
+
+    async def set_presence(self, process: str, rows: Sequence[tuple[str, int, int]], now: float) -> None:
+        """See :meth:`Storage.set_presence`."""
+        await self._call(self.storage.set_presence, process, list(rows), now)
+
+    async def presence(self, table_ids: Sequence[str]) -> list[tuple[str, int, str, int, float]]:
+        """See :meth:`Storage.presence`."""
+        return await self._call(self.storage.presence, list(table_ids))
 
     async def renew_token(self, table_id: str, seat: int, token_hash: str) -> bool:
         """See :meth:`Storage.renew_token`."""

@@ -1,8 +1,8 @@
 // The log in words ("West took the pile: 7 cards, top 9♠"), built from the table's log of
-// moves and from what changed between successive states (cards taken, red threes laid out),
-// and announced to screen readers through the ticker (aria-live polite).
+// moves and the facts the server keeps with each (cards taken, melds added to, red threes laid
+// out, your own draws), so a reload shows the same lines; announced through the ticker (aria-live).
 import { actionOf, cardLabel, cardsInText, el, isWild, rankLabel, rankOf, rankPlural } from "/static/cards.js";
-import { $, isPlayer, minus, playerName, sideOfSeat, ui, who } from "/static/game/state.js";
+import { $, isPlayer, minus, playerName, sideOfSeat, who } from "/static/game/state.js";
 
 /** What changed from `prev` to `next` (two state messages); null when they are not of one hand. */
 export function diffStates(prev, next) {
@@ -36,34 +36,7 @@ export function diffStates(prev, next) {
     melds,
     handAdded: mine ? minus(nv.hand || [], pv.hand || []) : [],
     handRemoved: mine ? minus(pv.hand || [], nv.hand || []) : [],
-    existing: (pv.melds || []).map((m) => Object.keys(m || {})),
   };
-}
-
-/** Keep the facts of the move just seen that its notation leaves out. */
-export function noteChange(next, change) {
-  const hand = next.table.hand;
-  const log = next.table.log || [];
-  // The pile's size at the deal, for counting the cards of a take seen only after a reload.
-  if (!ui.pileStart.has(hand) && !log.some((e) => actionOf(e.move) === "pile")) {
-    const discards = log.filter((e) => actionOf(e.move) === "discard").length;
-    ui.pileStart.set(hand, (next.view.pile || []).length - discards);
-  }
-  if (!change || !change.last) return;
-  const { last } = change;
-  const word = actionOf(last.move);
-  const note = { existing: change.existing, reds: [] };
-  if (word === "pile") {
-    note.count = change.pileBefore.length;
-    note.top = change.pileBefore[change.pileBefore.length - 1] || null;
-  }
-  if (word === "draw" && isPlayer() && last.seat === ui.seat) note.drew = change.handAdded.filter((c) => c !== "3H" && c !== "3D");
-  for (const { side, cards } of change.reds) {
-    // Red threes of the mover's side were laid out by the mover; others by the player whose turn begins.
-    const layer = sideOfSeat(next.table, last.seat) === side ? last.seat : next.view.turn;
-    note.reds.push({ seat: layer, cards });
-  }
-  ui.notes.set(`${hand}:${last.index}`, note);
 }
 
 /** The groups of a meld or pile move: [{rank, cards}] ("meld K: 2C" names its rank). */
@@ -80,62 +53,41 @@ export function groupsOf(text) {
 // A sentence is a list of parts: text, or {card: code} shown with its suit's colour.
 const cardsPart = (cards) => cards.flatMap((c, i) => (i ? [" ", { card: c }] : [{ card: c }]));
 
-function meldWords(groups, existing, pronoun) {
+/** "melded 6♥ 6♠ 6♦" for a new meld, "added 6♥ to the 6s" for one already on the table (`added`: its ranks). */
+function meldWords(groups, added) {
   const parts = [];
   groups.forEach((g, i) => {
     if (i) parts.push(i === groups.length - 1 ? " and " : ", ");
-    if (existing.includes(g.rank)) parts.push("added ", ...cardsPart(g.cards), ` to ${pronoun} ${rankPlural(g.rank)}`);
+    if (added.includes(g.rank)) parts.push("added ", ...cardsPart(g.cards), ` to the ${rankPlural(g.rank)}`);
     else parts.push("melded ", ...cardsPart(g.cards));
   });
   return parts;
 }
 
-/** Count and top card of a pile take seen only in the log (after a reload). */
-function reconstructTake(log, index, hand) {
-  let size = ui.pileStart.has(hand) ? ui.pileStart.get(hand) : null;
-  let top = null;
-  for (let i = 0; i < index; i += 1) {
-    const word = actionOf(log[i].move);
-    if (word === "discard") {
-      top = cardsInText(log[i].move)[0] || null;
-      if (size !== null) size += 1;
-    } else if (word === "pile") {
-      size = 0;
-      top = null;
-    }
-  }
-  return { count: size, top };
-}
-
 /** One logged move in words, as parts. */
 export function describe(msg, entry, index) {
   const { table } = msg;
-  const note = ui.notes.get(`${table.hand}:${index}`) || {};
   const name = who(table, entry.seat);
-  const you = name === "You";
   const side = sideOfSeat(table, entry.seat);
-  const existing = (note.existing && note.existing[side]) || [];
-  const pronoun = you ? "your" : (table.sides[side] || []).length > 1 ? "their side's" : "their";
+  const added = entry.added || [];
   const word = actionOf(entry.move);
   const parts = [name + " "];
   if (word === "draw") {
-    if (note.drew && note.drew.length) parts.push("drew ", ...cardsPart(note.drew));
-    else parts.push(msg.view && you ? "drew" : "drew from the stock");
+    // The server tells each seat the cards it drew itself (`drawn`), and nobody else's.
+    const drew = ((msg.drawn || {})[String(index)] || []);
+    parts.push(...(drew.length ? ["drew ", ...cardsPart(drew)] : ["drew from the stock"]));
   } else if (word === "discard") {
     parts.push("discarded ", ...cardsPart(cardsInText(entry.move)));
   } else if (word === "pile") {
-    const facts = note.count !== undefined ? note : reconstructTake(table.log || [], index, table.hand);
     parts.push("took the pile");
-    const bits = [];
-    if (facts.count) bits.push(`${facts.count} card${facts.count === 1 ? "" : "s"}`);
-    if (bits.length || facts.top) parts.push(": ", bits.join(""));
-    if (facts.top) parts.push(bits.length ? ", top " : "top ", { card: facts.top });
+    if (entry.took) parts.push(`: ${entry.took} card${entry.took === 1 ? "" : "s"}`);
+    if (entry.top) parts.push(entry.took ? ", top " : ": top ", { card: entry.top });
     const groups = groupsOf(entry.move);
     const own = groups.length ? groups[0] : null;
     if (own && own.cards.length) parts.push(" with ", ...cardsPart(own.cards));
-    if (groups.length > 1) parts.push(", then ", ...meldWords(groups.slice(1), existing, pronoun));
+    if (groups.length > 1) parts.push(", then ", ...meldWords(groups.slice(1), added));
   } else if (word === "meld") {
-    parts.push(...meldWords(groupsOf(entry.move), existing, pronoun));
+    parts.push(...meldWords(groupsOf(entry.move), added));
   } else if (word === "ask") {
     const partner = (table.sides[side] || []).find((s) => s !== entry.seat);
     parts.push(`asked ${partner === undefined ? "a partner" : who(table, partner)}: \u201cMay I go out?\u201d`);
@@ -161,8 +113,8 @@ function partsNode(parts, cls) {
 }
 
 /** Red threes laid out with a move, as their own lines. */
-function redLines(msg, note) {
-  return (note.reds || []).map(({ seat, cards }) => {
+function redLines(msg, entry) {
+  return (entry.reds || []).map(({ seat, cards }) => {
     const name = who(msg.table, seat);
     const one = cards.length === 1;
     return [`${name} laid out ${one ? "a red three" : `${cards.length} red threes`}: `, ...cardsPart(cards)];
@@ -177,8 +129,7 @@ export function lines(msg) {
   out.push({ parts: [`Hand ${table.hand} dealt by ${who(table, dealer)}.`], note: true });
   (table.log || []).forEach((entry, index) => {
     out.push({ seat: entry.seat, move: entry.move, parts: describe(msg, entry, index) });
-    const note = ui.notes.get(`${table.hand}:${index}`);
-    if (note) for (const parts of redLines(msg, note)) out.push({ seat: entry.seat, parts, note: true });
+    for (const parts of redLines(msg, entry)) out.push({ seat: entry.seat, parts, note: true });
   });
   return out;
 }

@@ -6,7 +6,7 @@ import { clearAll, onResolved, setStatus, showHint, wireActions } from "/static/
 import { connect, hasToken, request, send, setConnection, setToken, startPings } from "/static/game/connection.js";
 import { renderHand } from "/static/game/hand.js";
 import { onKey } from "/static/game/keys.js";
-import { diffStates, noteChange, renderLog } from "/static/game/log.js";
+import { diffStates, renderLog } from "/static/game/log.js";
 import { capture, pace, play, reduced, setSpeed, speed } from "/static/game/motion.js";
 import {
   renderActions, renderCenter, renderHeader, renderPlayers, renderScores, renderSides,
@@ -120,7 +120,6 @@ function show(message) {
   const prev = ui.last;
   const rects = prev && !reduced() ? capture() : null;
   const change = diffStates(prev, message);
-  noteChange(message, change);
   updateFresh(prev, message, change);
   ui.last = message;
   render();

@@ -63,8 +63,11 @@ function flyFrom(element, from, delay = 0) {
   const dx = from.left + from.width / 2 - (to.left + to.width / 2);
   const dy = from.top + from.height / 2 - (to.top + to.height / 2);
   const scale = Math.max(0.4, Math.min(2.5, from.width / to.width));
+  // A card in flight is not where it lands: it takes no click meanwhile (a click on a meld it flies to
+  // reaches the meld's button under it).
   element.animate(
-    [{ transform: `translate(${dx}px, ${dy}px) scale(${scale})`, zIndex: 50 }, { transform: "none", zIndex: 50 }],
+    [{ transform: `translate(${dx}px, ${dy}px) scale(${scale})`, zIndex: 50, pointerEvents: "none" },
+      { transform: "none", zIndex: 50, pointerEvents: "none" }],
     { duration: duration(), delay, easing: "cubic-bezier(.2,.7,.3,1)", fill: "backwards" },
   );
   count();

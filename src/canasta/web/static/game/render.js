@@ -8,13 +8,13 @@ import { onMeldClick, sendMove } from "/static/game/actions.js";
 import { markHighlight } from "/static/game/hand.js";
 import { canastaKind, pointsOnTable } from "/static/game/points.js";
 import {
-  $, bottomSeat, isPlayer, keysFor, legalActions, myTurn, playerName, positionOf, rulesLink, rulesOf, sideOfSeat,
-  sideTitle, ui,
+  $, bottomSeat, isPlayer, keysFor, legalActions, myTurn, playerName, positionOf, rulesLink, rulesOf, sideNames,
+  sideOfSeat, sideTitle, ui,
 } from "/static/game/state.js";
 
 const ACTIONS = ["draw", "pile", "meld", "discard", "ask", "yes", "no"];
 const PHASE_WORDS = {
-  draw: "draw from the stock or take the pile",
+  draw: "draw or take the pile",
   play: "meld, then discard",
   answer: "answer: may their partner go out?",
   over: "hand over",
@@ -95,7 +95,8 @@ export function renderScores(msg) {
     item.dataset.side = String(side);
     if (side === mySide) item.classList.add("mine");
     if (table.winner === side) item.classList.add("winner");
-    const names = el("span", "score-names", sideTitle(table, side));
+    const names = el("span", "score-names", sideNames(table, side));
+    if (side === mySide) names.append(el("span", "your-side", " (your side)"));
     item.append(names);
     const score = el("span", "score-value", formatPoints(table.scores[side]));
     score.dataset.value = String(table.scores[side]);
@@ -152,6 +153,7 @@ export function renderPlayers(msg) {
     li.append(head);
     const facts = [];
     if (p.kind !== "human") facts.push(`computer (${p.kind})`);
+    else if (p.computer) facts.push(p.away ? "away: the computer plays" : "the computer plays");
     else facts.push(p.connected ? "online" : "away");
     if (view.dealer === p.seat) facts.push("dealer");
     if (view.sitting_out === p.seat) facts.push("sits out");

@@ -20,8 +20,6 @@ export const ui = {
   choiceMoves: null, // moves offered in the chooser instead of the pile moves (where wild cards go)
   fresh: [], // codes drawn or taken with the pile, marked in the hand until this seat's next move
   freshHand: null, // the hand those marks belong to
-  notes: new Map(), // "hand:index" -> facts of a logged move seen live (cards taken, red threes)
-  pileStart: new Map(), // hand -> pile size seen before any pile was taken (for counts after a reload)
   dialogShown: null, // "hand:status" of the result dialog last opened
   presets: null, // /api/setup's presets (decks, bonuses) once fetched
   wasMyTurn: false,
