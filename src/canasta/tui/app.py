@@ -194,6 +194,7 @@ class TableScreen(Screen[None]):
         self.cursor = 0
         self.selected: set[int] = set()
         self.message: Line = []
+        self._told_to_wait = False
         self.shown: View | None = None  # the view the table was last drawn from
         self.drawn: dict[str, list[Line]] = {}  # each line widget's last content
         self._covering = False
@@ -430,6 +431,8 @@ class TableScreen(Screen[None]):
         if table.state_id == turn.state_id:  # nothing moved meanwhile
             table.submit(turn.seat, move, turn.state_id)
             self.note()
+            if self._told_to_wait:
+                self.message, self._told_to_wait = [], False
         self.advance()
 
     def cover(self, seat: int) -> None:
@@ -467,6 +470,7 @@ class TableScreen(Screen[None]):
             self.say("The hand is over: press Enter for the next hand.", "bold yellow")
         elif not self.my_turn():
             self.say(f"It is {self.session.names[state.to_act]}'s turn.", "bold yellow")
+            self._told_to_wait = True  # gone with the next computer move: it would go stale
         else:
             return False
         return True
