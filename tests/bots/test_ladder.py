@@ -54,7 +54,7 @@ def test_ratings_order_the_bots_with_the_anchor_at_zero(small: dict[str, Any]) -
     assert rows["random"]["points_ci95"][1] < rows["basic"]["points_ci95"][0]
     assert rows["random"]["points"] < rows["basic"]["points"]
     for row in rows.values():
-        assert row["decisions"] > 0 and 0 < row["decision_ms"]["median"] <= row["decision_ms"]["p95"]
+        assert row["decisions"] > 0 and 0 <= row["decision_ms"]["median"] <= row["decision_ms"]["p95"]
     assert (small["unit"], small["deals"], small["slow_deals"], small["seed"]) == ("deals", 6, 6, 3)
 
 
