@@ -11,7 +11,7 @@ import logging
 import os
 import re
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from importlib.resources import files
 from pathlib import Path
@@ -116,13 +116,20 @@ def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7, follow: floa
         cpu_pool.install(pool)
         gc.freeze()  # the start-up objects never need collecting: shorter full collections mid-game
         loop = asyncio.get_running_loop()
-        tasks = [loop.create_task(_sweep(app.state.service)), loop.create_task(_clocks(app.state.service, clock))]
+        svc: TableService = app.state.service
+
+        async def sweep() -> None:
+            svc.evict_idle(IDLE_TABLE)
+
+        jobs: list[tuple[float, Callable[[], Awaitable[object]], str]] = [
+            (IDLE_SWEEP, sweep, "forgetting idle tables"), (clock, svc.tick, "the tables' clocks")]
         if limits.expire_idle > 0 or limits.expire_over > 0:
-            tasks.append(loop.create_task(_expire(app.state.service, limits)))
+            jobs.append((limits.expire_every, lambda: expire_tables(svc, limits), "expiring old tables"))
         if follow > 0:
-            tasks.append(loop.create_task(_follow(app.state.service, follow)))
+            jobs.append((follow, svc.follow, "following other server processes"))
         if presence > 0:
-            tasks.append(loop.create_task(_heartbeat(app.state.service, presence)))
+            jobs.append((presence, svc.heartbeat, "the presence heartbeat"))
+        tasks = [loop.create_task(_every(seconds, job, what)) for seconds, job, what in jobs]
         try:
             yield
         finally:
@@ -388,45 +395,24 @@ async def _answer(svc: TableService, conn: WebSocketConnection, table: ServedTab
     return table
 
 
-async def _clocks(svc: TableService, every: float) -> None:
-    """Seats away too long and turn timers run out: the expert moves (:meth:`TableService.tick`)."""
+async def _every(seconds: float, job: Callable[[], Awaitable[object]], what: str) -> None:
+    """Run ``job`` every ``seconds`` for as long as the server runs; a failure is logged and tried again.
+
+    The jobs: the tables' clocks (seats away too long, turn timers: :meth:`TableService.tick`), forgetting
+    idle tables (storage keeps them), expiring old tables (:func:`expire_tables`), following other server
+    processes' moves and sharing presence with them (a shared database).  A database hiccup never stops
+    one, and the log names only the kind of failure, never a card.
+    """
     while True:
-        await asyncio.sleep(every)
+        await asyncio.sleep(seconds)
         try:
-            await svc.tick()
-        except Exception as exc:  # a clock must never stop; log no cards
-            log.warning("the tables' clocks failed (%s); trying again", type(exc).__name__)
-
-
-async def _heartbeat(svc: TableService, every: float) -> None:
-    """Presence shared with the other server processes on the same database (:meth:`TableService.heartbeat`)."""
-    while True:
-        await asyncio.sleep(every)
-        try:
-            await svc.heartbeat()
-        except Exception as exc:  # a database hiccup must not stop the heartbeat; log no cards
-            log.warning("the presence heartbeat failed (%s); trying again", type(exc).__name__)
-
-
-async def _sweep(svc: TableService) -> None:
-    """Forget tables nobody has used for a while; storage keeps them."""
-    while True:
-        await asyncio.sleep(IDLE_SWEEP)
-        svc.evict_idle(IDLE_TABLE)
-
-
-async def _expire(svc: TableService, limits: Limits) -> None:
-    """Delete from storage the tables idle (or over) for longer than the limits allow; forget them here."""
-    while True:
-        await asyncio.sleep(limits.expire_every)
-        try:
-            await expire_tables(svc, limits)
-        except Exception as exc:  # a database hiccup must not stop the sweeping
-            log.warning("expiring old tables failed (%s); trying again later", type(exc).__name__)
+            await job()
+        except Exception as exc:
+            log.warning("%s failed (%s); trying again", what, type(exc).__name__)
 
 
 async def expire_tables(svc: TableService, limits: Limits, now: float | None = None) -> list[str]:
-    """One sweep of :func:`_expire`: the ids of the tables deleted."""
+    """One sweep of the expiry job: the ids of the tables deleted."""
     now = time.time() if now is None else now
     never = float("-inf")
     idle_before = now - limits.expire_idle if limits.expire_idle > 0 else never
