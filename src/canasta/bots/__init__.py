@@ -19,7 +19,7 @@ from ..views import View
 from .basic import BasicBot
 from .expert import ExpertBot, ExpertParams
 from .randombot import RandomBot
-from .search import Budget, SearchBot, parse_budget
+from .search import Budget, SearchBot, parse_search
 
 
 class Bot(Protocol):
@@ -55,7 +55,10 @@ def make_bot(name: str, rng: random.Random | None = None, files: bool = False) -
     base, colon, rest = name.partition(":")
     rng = rng if rng is not None else random.Random()
     if colon and base == "search":
-        bot = SearchBot(rng, parse_budget(name))
+        budget, workers, weighted, candidates = parse_search(name)
+        if workers > 1 and not files:
+            raise UnknownBotError(f"a search across processes is for local tools only: {name!r}")
+        bot = SearchBot(rng, budget, candidates=candidates, workers=workers, weighted=weighted)
         bot.name = name
         return bot
     if colon and files:
