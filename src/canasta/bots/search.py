@@ -24,7 +24,7 @@ Measured on the classic game with :func:`canasta.bots.duplicate.duel`: ``search:
 (uniform, 32 rollouts a decision, about 0.15 s) against ``expert`` scores +96 points per
 hand, 95% interval +49 to +144, over 240 duplicate deals (480 hands, seeds 21 to 24).
 Without the test, taking the best mean, it scored -55 (-117 to +7) over 120 of those deals.
-The weighted search's figures are in ``docs/strength.md``.
+The weighted search's figures, with the commands that made them, are in ``docs/search.md``.
 
 The budget comes from the bot's name: ``search`` (the default, 300 ms a decision),
 ``search:100ms``, ``search:2s`` (time per decision) or ``search:200`` (rollouts per
