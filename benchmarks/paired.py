@@ -2,7 +2,7 @@
 
 Each deal is one ``canasta.bots.duplicate.duel`` deal (played once per side), so bots measured
 here on the same seeds meet the same cards: the per-deal difference between two of them has a
-much narrower interval than either figure alone.  Prints one line per bot and per pair.
+much narrower interval than either figure alone.  Every 25 deals it prints one line per bot and per pair.
 
     PYTHONPATH=build/compiled/lib nice -n 10 python benchmarks/paired.py \\
         --bots search:64,search:64:uniform --against expert --deals 300 --seed 1
@@ -40,17 +40,22 @@ def main() -> None:
     for deal in range(args.deals):
         for bot in bots:
             per[bot].append(duel(bot, args.against, deals=1, seed=args.seed * 100_000 + deal, rules=args.preset).mean)
-        if (deal + 1) % 25 == 0:
-            print(f"... {deal + 1} deals, {time.perf_counter() - start:.0f} s", flush=True)
+        if (deal + 1) % 25 == 0 or deal + 1 == args.deals:
+            print(f"after {deal + 1} deals, {time.perf_counter() - start:.0f} s:", flush=True)
+            report(per, args.against)
+
+
+def report(per: dict[str, list[float]], against: str) -> None:
+    """Each bot's points a hand against ``against``, and each pair's paired difference."""
+    bots = list(per)
     for bot in bots:
         m, lo, hi = interval(per[bot])
-        print(f"{bot} vs {args.against}: {m:+.1f} points/hand "
-              f"(95% interval {lo:+.1f} to {hi:+.1f}; {args.deals} deals)")
+        print(f"  {bot} vs {against}: {m:+.1f} points/hand (95% interval {lo:+.1f} to {hi:+.1f}; "
+              f"{len(per[bot])} deals)")
     for i, a in enumerate(bots):
         for b in bots[i + 1:]:
             m, lo, hi = interval([x - y for x, y in zip(per[a], per[b])])
-            print(f"{a} - {b}: {m:+.1f} points/hand (95% interval {lo:+.1f} to {hi:+.1f}; paired)")
-    print(f"{time.perf_counter() - start:.0f} s")
+            print(f"  {a} - {b}: {m:+.1f} points/hand (95% interval {lo:+.1f} to {hi:+.1f}; paired)", flush=True)
 
 
 if __name__ == "__main__":

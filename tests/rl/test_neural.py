@@ -48,8 +48,8 @@ def test_make_bot_finds_neural_through_its_entry_point(monkeypatch: pytest.Monke
 
 
 def test_without_numpy_the_name_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(canasta.bots, "entry_points", plugins("numpy_is_not_installed_here:neural_bot"))
-    with pytest.raises(UnknownBotError, match=r"^neural needs numpy_is_not_installed_here: pip install 'canasta\[rl\]'$"):
+    monkeypatch.setattr(canasta.bots, "entry_points", plugins("no_such_extra:neural_bot"))
+    with pytest.raises(UnknownBotError, match=r"^neural needs no_such_extra: pip install 'canasta\[rl\]'$"):
         make_bot("neural")
 
 

@@ -48,6 +48,7 @@ class Belief:
     """Per other seat and kind, the weight of a sampled hand holding two or more hidden cards of that kind."""
 
     def __init__(self, view: View) -> None:
+        self.view = view
         self.seat = view.seat
         players = view.rules.players
         sides = view.rules.sides
@@ -97,6 +98,9 @@ class Belief:
             (seat, kind, factors[seat][kind])
             for seat in range(players) for kind in range(NUM_KINDS) if factors[seat][kind] < 0.999
         ]
+
+    def __reduce__(self) -> tuple[object, ...]:  # compiled by mypyc too: made by __init__, then its state
+        return Belief, (self.view,), self.__getstate__()
 
     def weight(self, state: GameState) -> float:
         """The likelihood of the hidden hands of ``state`` given what the table has shown (1.0: no evidence)."""

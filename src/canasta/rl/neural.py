@@ -35,7 +35,7 @@ import numpy.typing as npt
 
 from ..bots.expert import ExpertBot
 from ..bots.tracking import Knowledge
-from ..cards import NUM_KINDS
+from ..cards import CANASTA_SIZE, NUM_KINDS, NUM_MELD_RANKS
 from ..moves import Move
 from ..resample import resample
 from ..rules import Rules
@@ -50,13 +50,25 @@ SHIPPED = "neural-classic.npz"
 Array = npt.NDArray[np.float32]
 
 
+HAND_BINS = 4
+"""Cards of a kind in the hand: none, one, two, three or more (one-hot per kind)."""
+MELD_BINS = 4
+"""A side's meld of a rank: none, three or four cards, five or six, a canasta (one-hot per rank)."""
+
+
 def history_size(rules: Rules) -> int:
     """How many numbers :func:`history_features` gives for these rules."""
-    return 2 * (rules.players - 1) * NUM_KINDS + NUM_KINDS
+    return (2 * (rules.players - 1) * NUM_KINDS + NUM_KINDS + HAND_BINS * NUM_KINDS
+            + rules.sides * MELD_BINS * NUM_MELD_RANKS)
 
 
 def history_features(view: View) -> Array:
-    """Per other seat (in seat order after this one), the kinds it discarded and passed over; the unseen per kind."""
+    """What the view says beyond the observation, from :class:`~canasta.bots.tracking.Knowledge`.
+
+    Per other seat (in seat order after this one) the kinds it discarded and passed over;
+    the unseen cards per kind; the hand's count per kind, one-hot (:data:`HAND_BINS`); each
+    side's meld size per rank, one-hot (:data:`MELD_BINS`), this seat's side first.
+    """
     k = Knowledge(view)
     players = view.rules.players
     out = np.zeros(history_size(view.rules), np.float32)
@@ -67,7 +79,19 @@ def history_features(view: View) -> Array:
             out[base + kind] = 1.0
         for kind in k.passed[seat]:
             out[base + NUM_KINDS + kind] = 1.0
-    out[2 * (players - 1) * NUM_KINDS:] = k.unseen
+    base = 2 * (players - 1) * NUM_KINDS
+    out[base:base + NUM_KINDS] = k.unseen
+    base += NUM_KINDS
+    for kind, n in enumerate(k.hand):
+        out[base + HAND_BINS * kind + min(n, HAND_BINS - 1)] = 1.0
+    base += HAND_BINS * NUM_KINDS
+    sides = view.rules.sides
+    for step in range(sides):  # this seat's side first
+        side = (view.side + step) % sides
+        for rank in range(NUM_MELD_RANKS):
+            size = k.mnat[side][rank] + k.mwild[side][rank]
+            level = 0 if size == 0 else 1 if size < 5 else 2 if size < CANASTA_SIZE else 3
+            out[base + MELD_BINS * (step * NUM_MELD_RANKS + rank) + level] = 1.0
     return out
 
 

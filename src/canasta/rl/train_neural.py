@@ -13,7 +13,7 @@ duplicate deals.  The table of the curve is printed at the end (Markdown, for do
     python -m canasta.rl.train_neural --out src/canasta/rl/neural-classic.npz --seed 1
 
 >>> data = collect(hands=1, seed=3)
->>> data.xs.shape[1] == 316 and len(data.xs) == len(data.actions) == len(data.masks) > 50
+>>> data.xs.shape[1] == 480 and len(data.xs) == len(data.actions) == len(data.masks) > 50
 True
 """
 
@@ -116,7 +116,8 @@ def train(data: Data, held: Data, epochs: int, hidden: int, seed: int, lr: float
           first_epoch: int = 1, key_weight: float = 1.0) -> tuple[MaskedMLP, list[tuple[int, float, str]]]:
     """Fit a policy (new, or ``policy`` further) to ``data``; the curve: (epoch, held-out accuracy, points vs expert).
 
-    The rows of :func:`key_choices` count ``key_weight`` times in the likelihood.
+    The rows of :func:`key_choices` count ``key_weight`` times in the likelihood; the
+    learning rate falls linearly from ``lr`` to a tenth of it over the epochs.
     """
     if policy is None:
         policy = MaskedMLP(int(data.xs.shape[1]), NUM_ACTIONS, hidden, seed)
@@ -126,9 +127,10 @@ def train(data: Data, held: Data, epochs: int, hidden: int, seed: int, lr: float
     start = time.perf_counter()
     for epoch in range(first_epoch, first_epoch + epochs):
         order = order_rng.permutation(len(data.actions))
+        rate = lr * (1.0 - 0.9 * (epoch - first_epoch) / max(1, epochs - 1))  # down to a tenth by the last epoch
         for i in range(0, len(order) - batch + 1, batch):
             idx = order[i:i + batch]
-            policy.update(data.xs[idx], data.masks[idx], data.actions[idx], row_weights[idx], lr)
+            policy.update(data.xs[idx], data.masks[idx], data.actions[idx], row_weights[idx], rate)
         points = ""
         if eval_every and eval_deals and (epoch % eval_every == 0 or epoch == first_epoch + epochs - 1):
             result = versus_expert(policy, eval_deals, seed + 7)
@@ -149,17 +151,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--held", type=int, default=100, help="further hands held out for the accuracy")
     parser.add_argument("--epochs", type=int, default=12)
     parser.add_argument("--hidden", type=int, default=256)
-    parser.add_argument("--lr", type=float, default=1e-3)
+    parser.add_argument("--lr", type=float, default=2e-3, help="the first learning rate (a quarter in DAgger rounds)")
     parser.add_argument("--key-weight", type=float, default=4.0,
                         help="weight of the choices that decide a hand (draw or pile, ask, answer)")
     parser.add_argument("--eval-every", type=int, default=4, help="epochs between duels against expert (0: none)")
     parser.add_argument("--eval-deals", type=int, default=40)
     parser.add_argument("--dagger", type=int, default=0,
                         help="rounds of DAgger: hands played by the network, labelled by the expert, then more epochs")
-    parser.add_argument("--dagger-epochs", type=int, default=4)
+    parser.add_argument("--dagger-epochs", type=int, default=3)
+    parser.add_argument("--dagger-hands", type=int, default=1000, help="hands the network plays in each round")
     args = parser.parse_args(argv)
-    if args.hands < 1 or args.held < 1 or args.epochs < 1 or args.hidden < 1:
-        parser.error("hands, held, epochs and hidden are at least 1")
+    if min(args.hands, args.held, args.epochs, args.hidden, args.dagger_hands, args.dagger_epochs) < 1:
+        parser.error("hands, held, epochs, hidden, dagger-hands and dagger-epochs are at least 1")
     start = time.perf_counter()
     data = collect(args.hands, args.seed)
     held = collect(args.held, args.seed + 1_000_003)
@@ -167,19 +170,21 @@ def main(argv: list[str] | None = None) -> None:
           f"[{time.perf_counter() - start:.0f} s]", file=sys.stderr, flush=True)
     policy, curve = train(data, held, args.epochs, args.hidden, args.seed, args.lr,
                           eval_every=args.eval_every, eval_deals=args.eval_deals, key_weight=args.key_weight)
+    policy.save(args.out)  # a checkpoint after each phase
     epoch = args.epochs
     for round_ in range(1, args.dagger + 1):
         learner = NeuralBot(policy.weights(), random.Random(args.seed + round_))
-        more = collect(args.hands, args.seed + 7919 * round_, player=learner)
+        more = collect(args.dagger_hands, args.seed + 7919 * round_, player=learner)
         data = Data(np.concatenate([data.xs, more.xs]), np.concatenate([data.masks, more.masks]),
                     np.concatenate([data.actions, more.actions]), np.concatenate([data.hands, more.hands]))
         print(f"DAgger round {round_}: {len(more.actions)} more choices, {len(data.actions)} in all "
               f"[{time.perf_counter() - start:.0f} s]", file=sys.stderr, flush=True)
-        policy, more_curve = train(data, held, args.dagger_epochs, args.hidden, args.seed, args.lr,
+        policy, more_curve = train(data, held, args.dagger_epochs, args.hidden, args.seed, args.lr / 4,
                                    eval_every=args.dagger_epochs, eval_deals=args.eval_deals, policy=policy,
                                    first_epoch=epoch + 1, key_weight=args.key_weight)
         curve.extend(more_curve)
         epoch += args.dagger_epochs
+        policy.save(args.out)
     policy.save(args.out)
     print("| epoch | held-out accuracy | points/hand vs expert (95% interval) |")
     print("| ---: | ---: | --- |")
