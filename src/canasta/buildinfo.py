@@ -26,6 +26,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "canasta.resample",
     "canasta.testing.bench",
     "canasta.bots.basic",
+    "canasta.bots.belief",
     "canasta.bots.expert",
     "canasta.bots.hints",
     "canasta.bots.randombot",

@@ -90,6 +90,7 @@ def test_ray_workers_run_the_same_build() -> None:
 
 def _objects() -> dict[str, Any]:
     from canasta.bots import make_bot
+    from canasta.bots.belief import Belief
     from canasta.bots.expert import ExpertParams, _Scorer
     from canasta.bots.search import Budget
     from canasta.bots.tracking import Knowledge
@@ -109,9 +110,9 @@ def _objects() -> dict[str, Any]:
         "discard": Move.parse("discard 7H"), "turn so far": TurnSoFar(), "view": view,
         "legal moves": state.legal_moves(), "turn actions": TurnActions(state), "resampler": Resampler(view),
         "expert params": ExpertParams(), "budget": Budget(rollouts=5), "tracking": Knowledge(view),
-        "scorer": _Scorer(view, ExpertParams()),
+        "scorer": _Scorer(view, ExpertParams()), "belief": Belief(view),
     }
-    for name in ("random", "basic", "expert", "search:5"):
+    for name in ("random", "basic", "expert", "search:5", "search:5:uniform"):
         objects[f"bot {name}"] = make_bot(name, random.Random(2))
     if HAS_NUMPY:
         from canasta.rl.core import Hand

@@ -22,7 +22,7 @@ from .basic import BasicBot
 from .expert import ExpertBot, ExpertParams
 from .levels import LEVELS, Level, expert_params, find_level
 from .randombot import RandomBot
-from .search import Budget, SearchBot, parse_budget
+from .search import Budget, SearchBot, parse_search
 
 
 class Bot(Protocol):
@@ -50,6 +50,9 @@ def make_bot(name: str, rng: random.Random | None = None, files: bool = False) -
     """A bot by its registered name, ``search`` with an optional budget (``search:1s``),
     ``expert:OPTION=VALUE`` (changed :class:`ExpertParams`), or a level's name (``beginner``, ``Master``).
 
+    Plain names not in :data:`BOTS` are looked up in the entry-point group ``canasta.bots``
+    (``neural``: the learned player, which needs numpy).
+
     With ``files=True`` (local tools: the arena, terminal play, the learning environments)
     ``policy:FILE`` is also a bot: a policy saved by :meth:`canasta.rl.policy.MaskedMLP.save`
     playing through :class:`canasta.rl.policybot.PolicyBot`, which registers itself under the
@@ -62,7 +65,10 @@ def make_bot(name: str, rng: random.Random | None = None, files: bool = False) -
     if level is not None:
         return make_bot(level.bot, rng, files)
     if colon and base == "search":
-        bot = SearchBot(rng, parse_budget(name))
+        budget, workers, weighted, candidates = parse_search(name)
+        if workers > 1 and not files:
+            raise UnknownBotError(f"a search across processes is for local tools only: {name!r}")
+        bot = SearchBot(rng, budget, candidates=candidates, workers=workers, weighted=weighted)
         bot.name = name
         return bot
     if colon and base == "expert":
@@ -74,12 +80,30 @@ def make_bot(name: str, rng: random.Random | None = None, files: bool = False) -
         if plugin is not None:
             return plugin(rest, rng, name)
     factory = BOTS.get(name)
+    if factory is None and not colon:
+        factory = _plugin_bot(name)
     if factory is None:
         policy = "; policy:FILE plays a saved policy" if files else ""
         levels = ", ".join(level.kind for level in LEVELS)
-        raise UnknownBotError(f"unknown computer player {name!r} (known: {', '.join(sorted(BOTS))}; "
+        known = sorted([*BOTS, *(point.name for point in entry_points(group=PLUGIN_BOTS))])
+        raise UnknownBotError(f"unknown computer player {name!r} (known: {', '.join(known)}; "
                               f"levels: {levels}; search takes a budget, like search:100ms or search:200{policy})")
     return factory(rng)
+
+
+PLUGIN_BOTS = "canasta.bots"
+"""The entry-point group of further bots by plain name (``neural``, from ``canasta.rl.neural``, needs numpy)."""
+
+
+def _plugin_bot(name: str) -> Callable[[random.Random], Bot] | None:
+    """The factory registered under ``name`` in :data:`PLUGIN_BOTS`, or None."""
+    for point in entry_points(group=PLUGIN_BOTS, name=name):
+        try:
+            factory: Callable[[random.Random], Bot] = point.load()
+        except ImportError as exc:
+            raise UnknownBotError(f"{name} needs {exc.name or 'an extra'}: pip install 'canasta[rl]'") from None
+        return factory
+    return None
 
 
 FILE_BOTS = "canasta.file_bots"

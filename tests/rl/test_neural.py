@@ -1,0 +1,102 @@
+"""The ``neural`` player: the shipped weights play legal moves from the seat's view, found by name; its training."""
+
+from __future__ import annotations
+
+import random
+import tomllib
+from importlib.metadata import EntryPoint
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+np = pytest.importorskip("numpy", reason="the neural player needs numpy: pip install 'canasta[rl]'")
+
+import canasta.bots  # noqa: E402
+from canasta.bots import make_bot  # noqa: E402
+from canasta.errors import UnknownBotError  # noqa: E402
+from canasta.resample import resample  # noqa: E402
+from canasta.rl import neural  # noqa: E402
+from canasta.rl.neural import SHIPPED, NeuralBot, neural_bot  # noqa: E402
+from canasta.rl.train_neural import accuracy, collect, train  # noqa: E402
+from canasta.state import GameState  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def plugins(value: str) -> Any:
+    """``entry_points`` as if ``canasta.bots`` held ``neural = value`` (the installed metadata may predate it)."""
+    def points(group: str, name: str | None = None) -> list[EntryPoint]:
+        found = [EntryPoint("neural", value, group)] if group == canasta.bots.PLUGIN_BOTS else []
+        return [p for p in found if name is None or p.name == name]
+    return points
+
+
+def test_the_package_registers_neural_and_ships_its_weights() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert project["entry-points"]["canasta.bots"] == {"neural": "canasta.rl.neural:neural_bot"}
+    shipped = Path(neural.__file__).parent / SHIPPED
+    assert shipped.is_file() and shipped.stat().st_size < 3_000_000
+
+
+def test_make_bot_finds_neural_through_its_entry_point(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(canasta.bots, "entry_points", plugins("canasta.rl.neural:neural_bot"))
+    bot = make_bot("neural", random.Random(1))
+    assert isinstance(bot, NeuralBot) and bot.name == "neural" and not bot.slow
+    with pytest.raises(UnknownBotError, match="known: basic, expert, neural, random, search"):
+        make_bot("neural2")
+
+
+def test_without_numpy_the_name_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(canasta.bots, "entry_points", plugins("no_such_extra:neural_bot"))
+    with pytest.raises(UnknownBotError, match=r"^neural needs no_such_extra: pip install 'canasta\[rl\]'$"):
+        make_bot("neural")
+
+
+@pytest.mark.parametrize("preset", ["classic", "six-player"])
+def test_whole_hands_with_legal_moves_only(preset: str) -> None:
+    rng = random.Random(3)
+    state = GameState.deal(preset, rng=rng, sitting_out=0 if state_sits_out(preset) else None)
+    bots = [neural_bot(random.Random(seat)) for seat in range(state.players)]
+    while not state.is_over:
+        moves = list(state.legal_moves())
+        move = bots[state.to_act].choose(state.view(state.to_act), moves)
+        assert move in moves
+        state.play(move)
+    assert all(b.fallback == (preset != "classic") for b in bots)  # the shipped weights fit four players in two sides
+
+
+def state_sits_out(preset: str) -> bool:
+    from canasta.rules import PRESETS
+
+    return PRESETS[preset].sit_out
+
+
+def test_the_choice_depends_on_the_view_only() -> None:
+    rng = random.Random(5)
+    state = GameState.deal("classic", rng=rng)
+    bots = [neural_bot(random.Random(seat)) for seat in range(4)]
+    checked = 0
+    while not state.is_over and checked < 60:
+        seat = state.to_act
+        view = state.view(seat)
+        other = resample(view, random.Random(checked))
+        moves = list(state.legal_moves())
+        assert neural_bot(random.Random(1)).choose(view, moves) == \
+            neural_bot(random.Random(2)).choose(other.view(seat), list(other.legal_moves()))
+        state.play(bots[seat].choose(view, moves))
+        checked += 1
+
+
+def test_a_tiny_network_learns_the_experts_choices() -> None:
+    data, held = collect(hands=4, seed=1), collect(hands=2, seed=2)
+    assert data.xs.shape[1] == neural.history_size(GameState.deal("classic").rules) + 211
+    assert all(data.masks[i, a] == 1 for i, a in enumerate(data.actions))  # the expert's action is allowed
+    policy, curve = train(data, held, epochs=4, hidden=16, seed=0, lr=3e-3, batch=32, log=False)
+    assert curve[-1][1] == accuracy(policy, held) > curve[0][1] + 0.2
+
+
+def test_dagger_records_the_experts_choices_where_the_learner_plays() -> None:
+    learner = neural_bot(random.Random(4))
+    data = collect(hands=1, seed=9, player=learner)
+    assert len(data.actions) > 20 and all(data.masks[i, a] == 1 for i, a in enumerate(data.actions))
