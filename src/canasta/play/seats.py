@@ -22,7 +22,7 @@ where every seat reads the same names).
 >>> parse_seats(["human", "wizard", "basic", "basic"], rules)
 Traceback (most recent call last):
 ...
-canasta.errors.SeatError: seat 2: unknown computer player 'wizard' (known: basic, expert, random, search; ...)
+canasta.errors.SeatError: seat 2: unknown computer player 'wizard' (known: basic, expert, ...)
 """
 
 from __future__ import annotations
