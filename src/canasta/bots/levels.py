@@ -46,12 +46,12 @@ LEVELS: tuple[Level, ...] = (
           "strategy-book play, counting every card seen: 180 points a hand ahead of Beginner, and wins 7 "
           "deals in 10 against it"),
     Level("Master", "search:300ms",
-          "the expert plus 300 ms of simulated deals a move: 40 points a hand ahead of Expert, not yet sure "
-          "(95% interval -37 to +118)"),
+          "the expert plus 300 ms of simulated deals a move: about 120 points a hand ahead of Expert "
+          "(95% interval +46 to +190), and wins 2 deals in 3 against it"),
 )
 """The levels, weakest first.  The sentences are the pairs of ``docs/strength.md`` (classic, seed 16:
-600 deals a pair, 100 for Master; measured on a busy 2-core machine, where 300 ms buys fewer
-simulated deals than on an idle one).  In the two-player game (drawing two) Expert plays without
+600 deals a pair, 100 for Master; measured on a 2-core machine at load 0.4, where 300 ms buys
+fewer simulated deals than on a faster one).  In the two-player game (drawing two) Expert plays without
 weighing discard risk (:func:`canasta.bots.expert.params_for`), which is what Club does everywhere."""
 
 BOT_TEXT: dict[str, str] = {

@@ -155,9 +155,9 @@ def markdown(reports: Sequence[dict[str, Any]], command: str, load: float | None
         f"Machine: {_machine()}"
         + (f"; load average {load:.1f} when it started" if load is not None else "")
         + f". The whole document took {seconds / 60:.1f} minutes. Time budgets (`search:300ms`) and decision "
-        "times were measured on a busy machine (shared with other work, the ladder itself run under "
-        "`nice -n 10` with several workers), so a time budget buys fewer simulated deals here than on "
-        "an idle one; rollout budgets (`search:16`) play the same whatever the machine.",
+        "times depend on the machine and its load (the load average above; the workers share its cores), "
+        "so a time budget buys fewer simulated deals on a slower or busier machine; rollout budgets "
+        "(`search:16`) play the same whatever the machine.",
         "",
         "## Levels",
         "",
