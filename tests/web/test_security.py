@@ -496,3 +496,13 @@ def test_renewing_a_seat_link_retires_the_old_one(client: TestClient) -> None:
         until(ws, "state")
         ws.send_json({"type": "renew"})
         assert until(ws, "renewed")["error"] == "bad_token"
+
+
+@pytest.mark.parametrize("value, fixed", [("12", True), ("twelve", False), ("-3", False)])
+def test_the_test_seed_variable_fixes_the_deals_or_is_ignored(value: str, fixed: bool, tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CANASTA_TEST_SEED", value)
+    with TestClient(create_app(str(tmp_path / "s.sqlite3"), bot_delay=0)) as client:
+        service = client.app.state.service  # type: ignore[attr-defined]
+        seeds = [service.new_seed(), service.new_seed()]
+    assert (seeds == [12, 13]) is fixed

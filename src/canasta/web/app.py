@@ -109,9 +109,13 @@ def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7, follow: floa
         storage = AsyncStorage(open_storage(db))
         app.state.service = TableService(storage, bot_delay=bot_delay)
         if (fixed := os.environ.get(TEST_SEED, "").strip()):
-            seeds = itertools.count(int(fixed))
-            app.state.service.new_seed = lambda: next(seeds) % 2**63
-            log.warning("%s is set: every table's deal is known in advance (tests only)", TEST_SEED)
+            if fixed.isdigit():
+                seeds = itertools.count(int(fixed))
+                app.state.service.new_seed = lambda: next(seeds) % 2**63
+                log.warning("%s is set: every table's deal is known in advance (tests only)", TEST_SEED)
+            else:
+                log.warning("%s=%r is not a whole number from 0: ignored, the deals stay random", TEST_SEED,
+                            fixed[:20])
         pool = cpu_pool.CpuPool(limits.cpu_workers)
         cpu_pool.install(pool)
         gc.freeze()  # the start-up objects never need collecting: shorter full collections mid-game
