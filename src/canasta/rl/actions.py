@@ -43,7 +43,7 @@ Move.parse('draw')
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import compress
 from typing import Final
 
@@ -361,9 +361,22 @@ def sample_masked(mask: Sequence[int], u: float) -> int:
     return allowed[int(u * len(allowed))]
 
 
+def move_of(turn: TurnActions, moves: Sequence[Move], pick: Callable[[TurnActions], int]) -> Move:
+    """Apply ``pick``'s actions to ``turn`` until they commit a move, which must be one of ``moves``.
+
+    How a policy bot (``policy:FILE``, ``neural``) plays a turn sampled from its view: the
+    sample keeps the seat's own cards, so the move is legal at the real table too.
+    """
+    while (move := turn.apply(pick(turn))) is None:
+        pass
+    if move in moves:
+        return move
+    raise AssertionError(f"the policy's move {move} is not among the legal moves")
+
+
 __all__ = [
     "ACTION_NAMES", "ASK_ACTION", "COMMIT", "DISCARD_BASE", "DRAW_ACTION", "EMPTY_PLAN",
     "JOKER_SLOT", "NO_ACTION", "NUM_ACTIONS", "NUM_SLOTS", "PILE_ACTION", "STAGE_BASE", "TWO_SLOT",
-    "YES_ACTION", "TurnActions", "action_to_string", "actions_for_spec", "sample_masked", "spec_plan",
+    "YES_ACTION", "TurnActions", "action_to_string", "actions_for_spec", "move_of", "sample_masked", "spec_plan",
     "string_to_action",
 ]

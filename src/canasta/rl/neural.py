@@ -40,7 +40,7 @@ from ..moves import Move
 from ..resample import resample
 from ..rules import Rules
 from ..views import View
-from .actions import TurnActions
+from .actions import TurnActions, move_of
 from .observation import Encoder
 from .policy import MaskedMLP, Weights
 
@@ -126,25 +126,19 @@ class NeuralBot:
             self.fallback = True
             return self.expert.choose(view, moves)
         history = history_features(view)
-        turn = TurnActions(resample(view, self.rng))
         params = self.policy.params
-        while True:
-            mask = np.frombuffer(bytes(turn.shared_mask()), np.uint8)
-            allowed = np.flatnonzero(mask)
+
+        def pick(turn: TurnActions) -> int:
+            allowed = np.flatnonzero(np.frombuffer(bytes(turn.shared_mask()), np.uint8))
             if len(allowed) == 1:
-                action = int(allowed[0])
-            else:
-                obs = encoder.encode(view, turn.mode, turn.plan) if turn.staging else encoder.encode(view)
-                x = MaskedMLP.features(np.concatenate([obs, history]))
-                h = np.maximum(0.0, x @ params["w1"] + params["b1"])
-                logits = h[None] @ params["w2"][:, allowed] + params["b2"][allowed]
-                action = int(allowed[int(np.argmax(logits))])
-            move = turn.apply(action)
-            if move is not None:
-                break
-        if move in moves:
-            return move
-        raise AssertionError(f"the policy's move {move} is not among the legal moves")  # resample keeps them
+                return int(allowed[0])
+            obs = encoder.encode(view, turn.mode, turn.plan) if turn.staging else encoder.encode(view)
+            x = MaskedMLP.features(np.concatenate([obs, history]))
+            h = np.maximum(0.0, x @ params["w1"] + params["b1"])
+            logits = h[None] @ params["w2"][:, allowed] + params["b2"][allowed]
+            return int(allowed[int(np.argmax(logits))])
+
+        return move_of(TurnActions(resample(view, self.rng)), moves, pick)
 
 
 @functools.lru_cache(maxsize=1)

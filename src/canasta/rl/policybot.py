@@ -27,7 +27,7 @@ import numpy as np
 from ..moves import Move
 from ..resample import resample
 from ..views import View
-from .actions import TurnActions
+from .actions import TurnActions, move_of
 from .observation import Encoder
 from .policy import MaskedMLP, Weights
 
@@ -53,21 +53,16 @@ class PolicyBot:
         encoder = self._encoders.get(view.rules)
         if encoder is None:
             encoder = self._encoders[view.rules] = Encoder(view.rules)
-        turn = TurnActions(resample(view, self.rng))
-        while True:
+
+        def pick(turn: TurnActions) -> int:
             mask = np.array(turn.shared_mask(), dtype=np.int8)
             obs = encoder.encode(view, turn.mode, turn.plan) if turn.staging else encoder.encode(view)
             if self.greedy:
                 p, _ = self.policy.probs(self.policy.features(obs)[None], mask[None])
-                action = int(np.argmax(p[0]))
-            else:
-                action = self.policy.act(obs, mask, self._np_rng)
-            move = turn.apply(action)
-            if move is not None:
-                break
-        if move in moves:
-            return move
-        raise AssertionError(f"the policy's move {move} is not among the legal moves")  # resample keeps them
+                return int(np.argmax(p[0]))
+            return self.policy.act(obs, mask, self._np_rng)
+
+        return move_of(TurnActions(resample(view, self.rng)), moves, pick)
 
 
 def policy_bot(path: str, rng: random.Random, name: str) -> PolicyBot:
