@@ -8,7 +8,7 @@ import random
 import pytest
 
 from canasta.bots import BOTS, LEVELS, BasicBot, Budget, ExpertBot, ExpertParams, SearchBot, find_level, make_bot
-from canasta.bots.levels import BOT_TEXT, expert_params
+from canasta.bots.levels import BOT_TEXT, expert_changes, expert_params
 from canasta.cli import main
 from canasta.errors import SeatError, UnknownBotError
 from canasta.play.seats import parse_seats
@@ -26,9 +26,10 @@ def test_the_four_levels_weakest_first() -> None:
 def test_each_level_makes_its_bot() -> None:
     assert type(make_bot("beginner", random.Random(1))) is BasicBot
     club = make_bot("Club", random.Random(1))
-    assert isinstance(club, ExpertBot) and club.params == ExpertParams(risk_weight=0.0)
+    classic = Rules()
+    assert isinstance(club, ExpertBot) and club.params_of(classic) == ExpertParams(risk_weight=0.0)
     expert = make_bot("EXPERT", random.Random(1))
-    assert isinstance(expert, ExpertBot) and expert.params == ExpertParams()
+    assert isinstance(expert, ExpertBot) and expert.params_of(classic) == ExpertParams()
     master = make_bot("master", random.Random(1))
     assert isinstance(master, SearchBot) and master.budget == Budget(seconds=0.3) and master.slow
     for level in LEVELS:  # and each plays a legal move from a view
@@ -39,13 +40,14 @@ def test_each_level_makes_its_bot() -> None:
 def test_expert_options_by_name() -> None:
     bot = make_bot("expert:risk_weight=0.5+keep_natural_pairs=false+freeze_pile=9")
     assert isinstance(bot, ExpertBot) and bot.name == "expert:risk_weight=0.5+keep_natural_pairs=false+freeze_pile=9"
-    assert bot.params == ExpertParams(risk_weight=0.5, keep_natural_pairs=False, freeze_pile=9)
+    assert bot.params_of(Rules()) == ExpertParams(risk_weight=0.5, keep_natural_pairs=False, freeze_pile=9)
     for bad, words in [("expert:3", "OPTION=VALUE"), ("expert:colour=red", "OPTION=VALUE"),
                        ("expert:freeze_pile=1.5", "takes a int"), ("expert:risk_weight=lots", "takes a float"),
                        ("expert:meld_triples=maybe", "takes a bool"), ("expert:", "OPTION=VALUE")]:
         with pytest.raises(UnknownBotError, match=words):
             make_bot(bad)
     assert expert_params("expert:pair_keep=10").pair_keep == 10.0
+    assert expert_changes("expert:pair_keep=10+meld_triples=false") == {"pair_keep": 10.0, "meld_triples": False}
 
 
 def test_an_unknown_name_lists_the_levels() -> None:

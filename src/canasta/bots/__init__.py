@@ -20,7 +20,7 @@ from ..moves import Move
 from ..views import View
 from .basic import BasicBot
 from .expert import ExpertBot, ExpertParams
-from .levels import LEVELS, Level, expert_params, find_level
+from .levels import LEVELS, Level, expert_changes, find_level
 from .randombot import RandomBot
 from .search import Budget, SearchBot, parse_search
 
@@ -72,7 +72,7 @@ def make_bot(name: str, rng: random.Random | None = None, files: bool = False) -
         bot.name = name
         return bot
     if colon and base == "expert":
-        expert = ExpertBot(rng, expert_params(name))
+        expert = ExpertBot(rng, changes=expert_changes(name))
         expert.name = name
         return expert
     if colon and files:

@@ -53,7 +53,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Final
 
 from ..cards import (
@@ -131,36 +131,48 @@ class ExpertParams:
 
 
 DEFAULT_PARAMS: Final = ExpertParams()
-TWO_PLAYER_PARAMS: Final = ExpertParams(risk_weight=0.0)
-"""Two players drawing two cards a turn: weighing the discard's risk loses there.
+"""The classic game's parameters (four players in two partnerships, drawing one card)."""
 
-``expert:risk_weight=0`` against the four-player defaults, two-player preset, 600 duplicate
-deals a row (``canasta arena ... --preset two-player --deals 600``): +138 points a hand (95%
-interval +107 to +169, seed 41), +126 (+94 to +158, seed 16, the ladder); ``risk_weight`` 0.3:
-+35 (+6 to +65); 0.6: +17 (-7 to +40).  Drawing one card (``two-player-draw-one``) it loses
-436 points a hand, so there the defaults stay."""
+TUNED_PARAMS: Final[dict[tuple[int, int, int], ExpertParams]] = {
+    (2, 2, 2): ExpertParams(draw_value=4.0),
+}
+"""Each game's parameters, by (players, sides, cards drawn from the stock), where tuning found better.
+
+Found by ``benchmarks/tune_expert.py`` (every parameter a step either way against the incumbent,
+400 duplicate deals a step, a step kept only when its 95% interval is above zero on those deals and
+on fresh ones) and measured against the classic defaults on fresh deals; the runs are in
+``docs/tuning.md``.
+
+- two players drawing two (``two-player``): a stock draw brings two cards, so a pile must be worth
+  more to be taken: ``draw_value`` 4 (the classic 1) scores +376 points a hand (95% interval +350 to
+  +403, 800 deals) over the expert that played there before (classic defaults without discard risk).
+"""
 
 
 def params_for(rules: Rules) -> ExpertParams:
     """The expert's default parameters for a game: tuned where a preset plays differently."""
-    if rules.players == 2 and rules.draw >= 2:
-        return TWO_PLAYER_PARAMS
-    return DEFAULT_PARAMS
+    return TUNED_PARAMS.get((rules.players, rules.sides, rules.draw), DEFAULT_PARAMS)
 
 
 class ExpertBot:
     """Book strategy: pile value, safe discards by counting cards, canastas before going out.
 
-    Without ``params`` it plays :func:`params_for` the game's rules; with them, exactly those.
+    Without ``params`` it plays :func:`params_for` the game's rules, with ``changes`` (option
+    names and values, as ``expert:OPTION=VALUE`` gives them) made to them; with ``params``,
+    exactly those.
     """
 
     name = "expert"
     slow = False
 
-    def __init__(self, rng: random.Random, params: ExpertParams | None = None) -> None:
+    def __init__(self, rng: random.Random, params: ExpertParams | None = None,
+                 changes: dict[str, object] | None = None) -> None:
         self.rng = rng
         self.params = params if params is not None else DEFAULT_PARAMS
         self.tuned = params is None  # the defaults follow the game (params_for)
+        self.changes: dict[str, object] = dict(changes) if changes else {}
+        self._rules: Rules | None = None  # the game params_of last answered for, and its answer
+        self._for_rules = self.params
 
     def __reduce__(self) -> tuple[object, ...]:  # compiled by mypyc too: made by __init__, then its state
         return ExpertBot, (self.rng,), self.__getstate__()
@@ -181,7 +193,17 @@ class ExpertBot:
 
     def score(self, view: View, moves: Sequence[Move]) -> list[tuple[float, Note]]:
         """A score and a note for each move."""
-        return _Scorer(view, params_for(view.rules) if self.tuned else self.params).score(moves)
+        return _Scorer(view, self.params_of(view.rules)).score(moves)
+
+    def params_of(self, rules: Rules) -> ExpertParams:
+        """The parameters it plays in a game of these rules."""
+        if not self.tuned:
+            return self.params
+        if rules is not self._rules:
+            base = params_for(rules)
+            self._for_rules = replace(base, **self.changes) if self.changes else base  # type: ignore[arg-type]
+            self._rules = rules
+        return self._for_rules
 
 
 class _Scorer:

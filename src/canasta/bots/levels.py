@@ -70,8 +70,11 @@ def find_level(name: str) -> Level | None:
     return next((level for level in LEVELS if level.kind == key), None)
 
 
-def expert_params(name: str) -> ExpertParams:
-    """The parameters in ``expert:OPTION=VALUE[+OPTION=VALUE...]``; :class:`UnknownBotError` names a bad one."""
+def expert_changes(name: str) -> dict[str, object]:
+    """The options changed in ``expert:OPTION=VALUE[+OPTION=VALUE...]``; :class:`UnknownBotError` names a bad one.
+
+    The expert makes them to the parameters it plays in each game (:func:`~canasta.bots.expert.params_for`).
+    """
     _, _, text = name.partition(":")
     known = {f.name: f for f in fields(ExpertParams)}
     changes: dict[str, object] = {}
@@ -91,7 +94,12 @@ def expert_params(name: str) -> ExpertParams:
                 changes[key] = kind(raw)
         except ValueError:
             raise UnknownBotError(f"expert option {key} takes a {kind.__name__}, not {raw!r}") from None
-    return replace(ExpertParams(), **changes)  # type: ignore[arg-type]
+    return changes
 
 
-__all__ = ["BOT_TEXT", "LEVELS", "Level", "expert_params", "find_level"]
+def expert_params(name: str, base: ExpertParams | None = None) -> ExpertParams:
+    """``base`` (the classic defaults unless given) with the changes of ``expert:OPTION=VALUE[+...]``."""
+    return replace(base if base is not None else ExpertParams(), **expert_changes(name))  # type: ignore[arg-type]
+
+
+__all__ = ["BOT_TEXT", "LEVELS", "Level", "expert_changes", "expert_params", "find_level"]
