@@ -20,6 +20,13 @@ A hand's point difference is A's side total minus B's (the mean over B's sides w
 holds several).  Its mean comes with a 95% confidence interval over independent units
 (a deal with all its replays, or a duplicate match), so the luck of the cards cancels.
 
+A long run keeps a journal (:mod:`canasta.bots.journal`, ``canasta arena ... --journal FILE``):
+each unit is appended to it as one JSON line as soon as it is played, and the same command run
+again reads those back and plays only the missing ones, so a run cut short by a timeout or
+Ctrl-C resumes to the report an uninterrupted run prints (only the times differ); a larger
+``--deals`` extends it.  Without a terminal, a line on standard error every tenth of the units
+(``arena: 50/500 deals, +87.2 points/hand so far``) shows the progress in a log.
+
 >>> rules = Rules.from_preset("classic")
 >>> [s.seats for s in seatings(rules)]
 [('a', 'b', 'a', 'b'), ('b', 'a', 'b', 'a')]
@@ -33,13 +40,16 @@ from __future__ import annotations
 
 import logging
 import math
+import os
 import random
 import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import ExitStack
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from ..errors import CanastaError
@@ -48,6 +58,7 @@ from ..rules import Rules
 from ..scoring import match_winner
 from ..state import GameState
 from . import Bot, make_bot
+from .journal import open_journal
 from .rating import mean_ci, percentile, wilson
 
 BotSpec = str | Callable[[random.Random], Bot]
@@ -111,6 +122,21 @@ class Hand:
         best = max(t for s, t in enumerate(self.totals) if s != self.a_side)
         return "a" if mine > best else "b" if best > mine else None
 
+    def to_json(self) -> dict[str, Any]:
+        """The hand as one JSON object (a journal line's part), times included (to a tenth of a microsecond)."""
+        return {"a_side": self.a_side, "totals": list(self.totals), "decisions": self.decisions,
+                "searched": list(self.searched), "times": [[round(t, 7) for t in times] for times in self.times]}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Hand:
+        """The hand :meth:`to_json` wrote; ``KeyError``, ``TypeError`` or ``ValueError`` for anything else."""
+        searched = tuple(int(n) for n in data["searched"])
+        a_times, b_times = (tuple(float(t) for t in times) for times in data["times"])
+        if len(searched) != 4:
+            raise ValueError(f"searched has {len(searched)} numbers, not 4")
+        return cls(int(data["a_side"]), tuple(int(t) for t in data["totals"]), int(data["decisions"]),
+                   (searched[0], searched[1], searched[2], searched[3]), (a_times, b_times))
+
 
 @dataclass(frozen=True)
 class MatchPlay:
@@ -118,6 +144,31 @@ class MatchPlay:
 
     hands: tuple[Hand, ...]
     winner: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        """The replay as one JSON object: its hands and winner."""
+        return {"hands": [h.to_json() for h in self.hands], "winner": self.winner}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> MatchPlay:
+        """The replay :meth:`to_json` wrote; ``KeyError``, ``TypeError`` or ``ValueError`` for anything else."""
+        winner = data["winner"]
+        if winner not in ("a", "b", None):
+            raise ValueError(f"winner {winner!r} is not a, b or null")
+        return cls(tuple(Hand.from_json(h) for h in data["hands"]), winner)
+
+
+def unit_to_json(unit: Sequence[Hand] | Sequence[MatchPlay]) -> list[dict[str, Any]]:
+    """A unit (a deal's hands, one per replay, or a duplicate match's replays) as JSON."""
+    return [part.to_json() for part in unit]
+
+
+def unit_from_json(kind: str, data: Sequence[dict[str, Any]]) -> tuple[Any, ...]:
+    """The unit :func:`unit_to_json` wrote, as :func:`play_deal` or :func:`play_match` returns it."""
+    if not isinstance(data, list):
+        raise TypeError("a unit is a list")
+    part = Hand.from_json if kind == "deals" else MatchPlay.from_json
+    return tuple(part(item) for item in data)
 
 
 Watch = Callable[[Seating, GameState], None]
@@ -313,8 +364,26 @@ def progress_bar(done: int, total: int, unit: str = "deals", width: int = 30) ->
 
 def chunks(n: int, workers: int) -> list[tuple[int, int]]:
     """Split ``range(n)`` into consecutive chunks, a few per worker (one unit each on one worker)."""
-    size = 1 if workers == 1 else max(1, math.ceil(n / (workers * 4)))
-    return [(i, min(i + size, n)) for i in range(0, n, size)]
+    return spans(range(n), workers)
+
+
+def spans(units: Sequence[int], workers: int) -> list[tuple[int, int]]:
+    """Split rising unit numbers into chunks of consecutive ones, a few per worker (one unit each on one worker).
+
+    >>> spans([0, 1, 2, 3, 4, 7, 8], 2)
+    [(0, 1), (1, 2), (2, 3), (3, 4), (4, 5), (7, 8), (8, 9)]
+    >>> spans([0, 1, 2, 3, 4, 7, 8, 9, 10], 1), spans([0, 1, 2, 3, 4, 7, 8, 9, 10], 2)[:2]
+    ([(0, 1), (1, 2), (2, 3), (3, 4), (4, 5), (7, 8), (8, 9), (9, 10), (10, 11)], [(0, 2), (2, 4)])
+    """
+    size = 1 if workers == 1 else max(1, math.ceil(len(units) / (workers * 4)))
+    out: list[tuple[int, int]] = []
+    for unit in units:
+        lo, hi = out[-1] if out else (-1, -1)
+        if unit == hi and hi - lo < size:
+            out[-1] = (lo, hi + 1)
+        else:
+            out.append((unit, unit + 1))
+    return out
 
 
 def check_bot(spec: BotSpec) -> None:
@@ -341,8 +410,10 @@ def check_run(specs: Sequence[BotSpec], workers: int, backend: str, address: str
 
 
 def run_jobs(jobs: Sequence[Job], workers: int = 1, backend: str = "local", address: str | None = None,
-             progress: Progress | None = None) -> tuple[list[list[Any]], float]:
-    """Every job's units in order, played here, in processes or on Ray, and the seconds of play."""
+             progress: Progress | None = None,
+             record: Callable[[int, list[Any]], None] | None = None) -> tuple[list[list[Any]], float]:
+    """Every job's units in order, played here, in processes or on Ray, and the seconds of play; ``record``
+    hears each job's number and units as soon as they are played (a chunk at a time, in any order)."""
     results: list[list[Any] | None] = [None] * len(jobs)
     total = sum(job[6] - job[5] for job in jobs)
     done = 0
@@ -351,6 +422,8 @@ def run_jobs(jobs: Sequence[Job], workers: int = 1, backend: str = "local", addr
         nonlocal done
         results[index] = chunk
         done += len(chunk)
+        if record is not None:
+            record(index, chunk)
         if progress is not None:
             progress(done, total)
 
@@ -360,6 +433,107 @@ def run_jobs(jobs: Sequence[Job], workers: int = 1, backend: str = "local", addr
         seconds = _run_local(jobs, workers, finished)
     assert all(r is not None for r in results)
     return [r for r in results if r is not None], seconds
+
+
+Pair = tuple[BotSpec, BotSpec, int]
+"""One pair's share of a run: A, B and how many units (deals or matches ``0`` to ``n - 1``) they play."""
+Log = Callable[[str], None]
+"""Where a progress line goes (standard error, for a log file)."""
+
+
+def journal_header(a: BotSpec, b: BotSpec, rules: Rules, seed: int, kind: str) -> dict[str, Any]:
+    """What a journal's first line names: a unit recorded under it is the same whenever it is played."""
+    return {"a": spec_name(a), "b": spec_name(b), "rules": rules.to_json(), "seed": seed, "kind": kind}
+
+
+def run_pairs(kind: str, pairs: Sequence[Pair], rules: Rules, seed: int, workers: int = 1, backend: str = "local",
+              address: str | None = None, progress: Progress | None = None,
+              journals: Sequence[str | os.PathLike[str] | None] | None = None, log: Log | None = None,
+              name: str = "arena") -> tuple[list[list[Any]], float]:
+    """Every pair's units in order and the seconds of play (the journals' earlier time included).
+
+    The units a pair's journal holds are read back; the others are played through :func:`run_jobs` (the
+    longest pairs first) and appended to it as they finish.  ``log`` gets a line at every tenth of the
+    units (``arena: 50/500 deals, +87.2 points/hand so far``; the mean with one pair only)."""
+    with ExitStack() as stack:
+        books = [None if path is None else stack.enter_context(
+            open_journal(path, journal_header(a, b, rules, seed, kind), partial(unit_from_json, kind), ArenaError))
+            for (a, b, _), path in zip(pairs, journals or [None] * len(pairs))]
+        results: list[dict[int, Any]] = [{} for _ in pairs]
+        earlier = 0.0
+        for (_, _, n), book, known in zip(pairs, books, results):
+            for index, (result, seconds) in (book.units if book is not None else {}).items():
+                if index < n:
+                    known[index] = result
+                    earlier += seconds
+        jobs: list[Job] = []
+        owner: list[int] = []
+        for p in sorted(range(len(pairs)), key=lambda p: -pairs[p][2]):  # the long pairs start first
+            a, b, n = pairs[p]
+            missing = [i for i in range(n) if i not in results[p]]
+            for lo, hi in spans(missing, max(2, workers) if backend == "ray" else workers):
+                jobs.append((kind, a, b, rules, seed, lo, hi))
+                owner.append(p)
+        total = sum(n for _, _, n in pairs)
+        before = sum(len(known) for known in results)
+        tally = _Tally(name, kind, total, log, len(pairs))
+        tally.read_back([result for known in results for result in known.values()])
+        last = time.perf_counter()
+
+        def record(job: int, chunk: list[Any]) -> None:
+            nonlocal last
+            now = time.perf_counter()
+            p, lo = owner[job], jobs[job][5]
+            book = books[p]
+            for offset, result in enumerate(chunk):
+                results[p][lo + offset] = result
+                if book is not None:
+                    book.append(lo + offset, unit_to_json(result), now - last if offset == 0 else 0.0)
+            last = now
+            tally.add(chunk)
+
+        seconds = 0.0
+        if jobs:
+            seconds = run_jobs(jobs, workers, backend, address,
+                               None if progress is None else lambda done, _: progress(before + done, total),
+                               record)[1]
+    return [[known[i] for i in range(n)] for (_, _, n), known in zip(pairs, results)], earlier + seconds
+
+
+class _Tally:
+    """The units finished so far, told to a log at every tenth of them."""
+
+    def __init__(self, name: str, kind: str, total: int, log: Log | None, pairs: int) -> None:
+        self.name, self.kind, self.total, self.log = name, kind, total, log
+        self.unit = kind if pairs == 1 else f"pair-{kind}"
+        self.with_mean = pairs == 1  # a mean over several pairs means nothing
+        self.done = self.tenths = self.hands = 0
+        self.points = 0.0
+
+    def read_back(self, units: Sequence[Any]) -> None:
+        """The units a journal held: one line saying how many."""
+        self._count(units)
+        if self.log is not None and units:
+            self.log(self._line(" read back from the journal"))
+
+    def add(self, units: Sequence[Any]) -> None:
+        """Units just played: a line when they pass a tenth of the total."""
+        tenths = self.tenths
+        self._count(units)
+        if self.log is not None and self.tenths > tenths:
+            self.log(self._line())
+
+    def _count(self, units: Sequence[Any]) -> None:
+        for result in units:
+            hands = list(result) if self.kind == "deals" else [h for p in result for h in p.hands]
+            self.points += sum(h.diff for h in hands)
+            self.hands += len(hands)
+        self.done += len(units)
+        self.tenths = 10 * self.done // self.total
+
+    def _line(self, what: str = "") -> str:
+        mean = f", {self.points / self.hands:+.1f} points/hand so far" if self.with_mean and self.hands else ""
+        return f"{self.name}: {self.done}/{self.total} {self.unit}{what}{mean}"
 
 
 def run_arena(
@@ -373,8 +547,11 @@ def run_arena(
     backend: str = "local",
     address: str | None = None,
     progress: Progress | None = None,
+    journal: str | os.PathLike[str] | None = None,
+    log: Log | None = None,
 ) -> dict[str, Any]:
-    """Play the arena and return its report (see :func:`summarize`)."""
+    """Play the arena and return its report (see :func:`summarize`); with a ``journal`` file, every finished
+    unit is appended to it and the units it already holds are not played again (see :func:`run_pairs`)."""
     check_run([a, b], workers, backend, address)
     if deals is not None and matches is not None:
         raise ArenaError("give --deals or --matches, not both")
@@ -382,10 +559,8 @@ def run_arena(
     n = matches if matches is not None else deals if deals is not None else 100
     if n <= 0:
         raise ArenaError(f"--{kind} must be positive, not {n}")
-    parts = chunks(n, max(2, workers) if backend == "ray" else workers)
-    done, seconds = run_jobs([(kind, a, b, rules, seed, lo, hi) for lo, hi in parts], workers, backend, address,
-                             progress)
-    combined = [unit for chunk in done for unit in chunk]
+    (combined,), seconds = run_pairs(kind, [(a, b, n)], rules, seed, workers, backend, address, progress,
+                                     [journal], log)
     assert len(combined) == n
     return summarize(spec_name(a), spec_name(b), rules, seed, kind, combined, seconds)
 

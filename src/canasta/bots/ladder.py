@@ -14,6 +14,8 @@ joined to the others, not every pair.  Two ratings, each anchored at one bot rat
   the target first.
 
 Each bot's decision times (median and 95th percentile per move, wall-clock) come with it.
+With a ``journal`` folder (``--journal DIR``) each pair keeps its own journal there
+(:func:`journal_name`) and a ladder cut short resumes where it stopped.
 A pair needs two deals (or matches) for an interval; a pair whose every deal ended alike (two
 bots that play the same moves) counts as known to :data:`MIN_STDERR` points.
 
@@ -26,14 +28,18 @@ bots that play the same moves) counts as known to :data:`MIN_STDERR` points.
 
 from __future__ import annotations
 
+import hashlib
+import os
 import random
+import re
 from collections.abc import Sequence
 from itertools import combinations
+from pathlib import Path
 from typing import Any
 
 from ..rules import Rules
 from . import make_bot
-from .arena import ArenaError, Hand, MatchPlay, Progress, check_run, chunks, decision_ms, run_jobs, summarize
+from .arena import ArenaError, Hand, Log, MatchPlay, Progress, check_run, decision_ms, run_pairs, summarize
 from .rating import Z95, Games, PairPoints, RatingError, elo_ratings, mean_ci, points_ratings
 
 DEFAULT_DEALS = 100
@@ -45,6 +51,18 @@ MIN_STDERR = 0.5
 def is_slow(name: str) -> bool:
     """True for a bot that thinks for a budget (``search``): it may play fewer deals."""
     return bool(make_bot(name, random.Random(0), files=True).slow)
+
+
+def journal_name(rules: Rules, a: str, b: str) -> str:
+    """The file name of a pair's journal in a ladder's folder: the preset and the bots, in safe characters.
+
+    >>> journal_name(Rules.from_preset("classic"), "search:300ms", "policy:runs/best.npz")
+    'classic-search_300ms-vs-policy_runs_best.npz.jsonl'
+    """
+    name = "-".join(re.sub(r"[^A-Za-z0-9._+=-]", "_", part) for part in (rules.preset, a, "vs", b))
+    if len(name) > 200:  # a long policy path: cut, and keep the names apart by a digest of them
+        name = name[:180] + "-" + hashlib.sha256(f"{a}\0{b}".encode()).hexdigest()[:12]
+    return name + ".jsonl"
 
 
 def pairings(bots: Sequence[str], slow_vs: Sequence[str] | None = None) -> list[tuple[int, int]]:
@@ -82,8 +100,11 @@ def run_ladder(
     backend: str = "local",
     address: str | None = None,
     progress: Progress | None = None,
+    journal: str | os.PathLike[str] | None = None,
+    log: Log | None = None,
 ) -> dict[str, Any]:
-    """Play every pairing and rate the bots; the report is one JSON object (see the module's text)."""
+    """Play every pairing and rate the bots; the report is one JSON object (see the module's text).  With a
+    ``journal`` folder, each pair keeps its journal there (:func:`journal_name`) and resumes from it."""
     bots = [b.strip() for b in bots]
     if len(bots) < 2:
         raise ArenaError("a ladder needs at least two bots, like --bots random,basic,expert")
@@ -107,16 +128,12 @@ def run_ladder(
     slow = [is_slow(b) for b in bots]
     pairs = pairings(bots, slow_vs)
     counts = [slow_n if slow[i] or slow[j] else n for i, j in pairs]
-    jobs, owner = [], []
-    for p in sorted(range(len(pairs)), key=lambda p: -counts[p]):  # the long pairs start first
-        i, j = pairs[p]
-        for lo, hi in chunks(counts[p], max(2, workers) if backend == "ray" else workers):
-            jobs.append((kind, bots[i], bots[j], rules, seed, lo, hi))
-            owner.append(p)
-    done, seconds = run_jobs(jobs, workers, backend, address, progress)
-    results: list[list[Any]] = [[] for _ in pairs]
-    for p, chunk in zip(owner, done):  # a pair's chunks were listed in order
-        results[p].extend(chunk)
+    journals: list[Path | None] = [None] * len(pairs)
+    if journal is not None:
+        Path(journal).mkdir(parents=True, exist_ok=True)
+        journals = [Path(journal) / journal_name(rules, bots[i], bots[j]) for i, j in pairs]
+    results, seconds = run_pairs(kind, [(bots[i], bots[j], count) for (i, j), count in zip(pairs, counts)], rules,
+                                 seed, workers, backend, address, progress, journals, log, f"ladder {rules.preset}")
     reports = [summarize(bots[i], bots[j], rules, seed, kind, results[p], seconds) for p, (i, j) in enumerate(pairs)]
     for report in reports:
         del report["seconds"], report["decisions_per_s"]  # the pairs played together: only the total counts
@@ -173,4 +190,4 @@ def _times(k: int, pairs: Sequence[tuple[int, int]], kind: str, results: Sequenc
     return times
 
 
-__all__ = ["DEFAULT_DEALS", "MIN_STDERR", "is_slow", "pairings", "run_ladder"]
+__all__ = ["DEFAULT_DEALS", "MIN_STDERR", "is_slow", "journal_name", "pairings", "run_ladder"]

@@ -104,10 +104,12 @@ def cmd_arena(args: argparse.Namespace) -> int:
     if args.address is not None and args.backend == "ray":
         check_ray_address(args.address)
     unit = "matches" if args.matches is not None else "deals"
+    terminal = sys.stderr.isatty()
     report = run_arena(args.a, args.b, rules, args.seed, deals=args.deals, matches=args.matches,
                        workers=args.workers, backend=args.backend, address=args.address,
-                       progress=None if args.quiet or not sys.stderr.isatty()
-                       else lambda done, total: progress_bar(done, total, unit))
+                       progress=None if args.quiet or not terminal
+                       else lambda done, total: progress_bar(done, total, unit),
+                       journal=args.journal, log=log_lines(args.quiet or terminal or args.journal is None))
     if args.json:
         print(json.dumps(report))
         return 0
@@ -134,6 +136,13 @@ def cmd_arena(args: argparse.Namespace) -> int:
             print(f"{name} searched {report[f'{who}_searched_moves']:,} moves, "
                   f"{report[f'{who}_samples_per_move']} sampled deals per move")
     return 0
+
+
+def log_lines(silent: bool) -> Callable[[str], None] | None:
+    """Where a long run's progress lines go: standard error (a log, where no bar can be redrawn), or nowhere."""
+    if silent:
+        return None
+    return lambda line: print(line, file=sys.stderr, flush=True)
 
 
 def at_least(low: int) -> Callable[[str], int]:
@@ -220,7 +229,11 @@ def register(sub: Any) -> None:
     p.add_argument("--workers", type=int, default=1, metavar="K", help="processes (or a hint for Ray)")
     p.add_argument("--backend", default="local", help="local (processes) or ray")
     p.add_argument("--address", help="the Ray cluster to join (default: a local Ray instance)")
+    p.add_argument("--journal", metavar="FILE",
+                   help="append every finished deal (or match) to FILE, one JSON line each; run the same command "
+                        "again to resume: what FILE holds is read back, only the rest is played (a larger --deals "
+                        "extends it). Without a terminal, a progress line on standard error every tenth")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bar (there is none unless standard error "
-                                                          "is a terminal)")
+                                                          "is a terminal) and no progress lines (--journal)")
     p.set_defaults(func=cmd_arena)

@@ -24,6 +24,7 @@ DEFAULT_BOTS = "random,basic,expert"
 def cmd_ladder(args: argparse.Namespace) -> int:
     from ..bots.arena import ArenaError, check_bot
     from ..bots.ladder import is_slow, run_ladder
+    from .engine import log_lines
 
     presets = list(PRESETS) if args.all_presets else [args.preset]
     bots = _names(args.bots)
@@ -53,7 +54,8 @@ def cmd_ladder(args: argparse.Namespace) -> int:
         reports.append(run_ladder(here, r, args.seed, deals=args.deals, matches=args.matches,
                                   slow_deals=args.slow_deals, slow_vs=vs, anchor=args.anchor,
                                   workers=args.workers, backend=args.backend, address=args.address,
-                                  progress=progress))
+                                  progress=progress, journal=args.journal,
+                                  log=log_lines(args.quiet or sys.stderr.isatty() or args.journal is None)))
     if args.json:
         print(json.dumps(reports[0] if len(reports) == 1 else {"ladders": reports}))
     elif args.markdown:
@@ -277,8 +279,12 @@ def register(sub: Any) -> None:
     out.add_argument("--json", action="store_true", help="print one JSON object (with --all-presets: {\"ladders\": "
                                                          "[...]})")
     out.add_argument("--markdown", action="store_true", help="print the document docs/strength.md holds")
+    p.add_argument("--journal", metavar="DIR",
+                   help="keep one journal per pair in DIR (made if missing): every finished deal (or match) is "
+                        "appended as it is played; run the same command again to resume where it stopped. Without "
+                        "a terminal, a progress line on standard error every tenth")
     p.add_argument("--quiet", action="store_true", help="no progress bar (there is none unless standard error "
-                                                          "is a terminal)")
+                                                          "is a terminal) and no progress lines (--journal)")
     p.set_defaults(func=cmd_ladder)
 
     p = sub.add_parser(
