@@ -25,8 +25,11 @@ from canasta.bots.expert import ExpertBot, ExpertParams
 from canasta.bots.levels import expert_changes
 from canasta.rules import Rules
 
-SKIP = {"wild_keep"}
-"""Parameters left alone: a wild card is never discarded for its own sake."""
+SKIP = {"wild_keep", "pile_red_three", "first_meld_keep", "dump_stock", "prepare_out_hand", "late_stock"}
+"""Parameters left alone: a wild card is never discarded for its own sake, and the others changed
+no game in the first runs (two-player and three-player, 400 deals a step)."""
+PARTNERS = {"ask_partner_cards", "answer_yes_points", "answer_yes_lead"}
+"""Parameters of asking a partner, tried only in games with partners."""
 
 
 def spec(changes: dict[str, object]) -> str:
@@ -47,6 +50,8 @@ def steps(name: str, value: object) -> list[object]:
     if isinstance(value, int):
         if value >= 1000:
             return [300]
+        if value >= 10:
+            return [value // 2, value * 2]
         return [v for v in (value - 1, value + 1) if v >= 0]
     assert isinstance(value, float)
     if value == 0.0:
@@ -74,7 +79,9 @@ def main() -> None:
     defaults = ExpertParams()
     changes = expert_changes("expert:" + args.start) if args.start else {}
     start = dict(changes)
-    names = [n for n in args.only.split(",") if n] or [f.name for f in fields(ExpertParams) if f.name not in SKIP]
+    names = [n for n in args.only.split(",") if n] or [
+        f.name for f in fields(ExpertParams)
+        if f.name not in SKIP and (rules.players > rules.sides or f.name not in PARTNERS)]
     seed = args.seed
     began = time.perf_counter()
     for round_ in range(args.rounds):

@@ -64,10 +64,11 @@ def test_weighted_deals_hold_fewer_of_the_pairs_the_table_says_are_not_there() -
 
 
 def test_search_names_take_options_after_the_budget() -> None:
-    assert parse_search("search") == (Budget(), 1, True, 4)
-    assert parse_search("search:200:uniform") == (Budget(None, 200), 1, False, 4)
-    assert parse_search("search:1s:2p:c6") == (Budget(1.0), 2, True, 6)
-    assert parse_search("search:2p") == (Budget(), 2, True, 4)
+    assert parse_search("search") == (Budget(), 1, True, 4, False)
+    assert parse_search("search:200:uniform") == (Budget(None, 200), 1, False, 4, False)
+    assert parse_search("search:1s:2p:c6") == (Budget(1.0), 2, True, 6, False)
+    assert parse_search("search:2p") == (Budget(), 2, True, 4, False)
+    assert parse_search("search:64:melds") == (Budget(None, 64), 1, True, 4, True)
     for bad in ("search:1s:fast", "search:0p", "search:c1", "search:1s:200", "search:17p"):
         with pytest.raises(UnknownBotError):
             make_bot(bad, files=True)
@@ -89,3 +90,22 @@ def test_a_search_by_rollouts_is_reproducible_across_processes() -> None:
     assert one.choose(view, moves) == two.choose(view, moves)
     assert isinstance(one, SearchBot) and isinstance(two, SearchBot)
     assert one.last == two.last and one.last and one.last[0][2] == 24 // len(one.last)
+
+
+def test_a_search_with_melds_weighs_a_meld_against_holding_its_cards() -> None:
+    plain, melds = make_bot("search:8"), make_bot("search:8:melds")
+    assert isinstance(plain, SearchBot) and isinstance(melds, SearchBot) and melds.melds and not plain.melds
+    seen = 0
+    for state in random_states("classic", seed=3, hands=2):
+        if state.phase != "play":
+            continue
+        view, moves = state.view(state.to_act), list(state.legal_moves())
+        best = melds.expert.ranked(view, moves)[0]
+        if best[0].action != "meld" or best[1] >= 30_000:  # a meld on the way out is not held back
+            continue
+        assert plain.candidates_of(view, moves) == [best[0]]
+        kept = melds.candidates_of(view, moves)
+        assert kept[0] == best[0] and kept[1].action == "discard" and len(set(kept)) == len(kept)
+        assert all(m.action == "meld" for m in kept[2:])
+        seen += 1
+    assert seen >= 3

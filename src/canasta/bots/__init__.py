@@ -65,10 +65,10 @@ def make_bot(name: str, rng: random.Random | None = None, files: bool = False) -
     if level is not None:
         return make_bot(level.bot, rng, files)
     if colon and base == "search":
-        budget, workers, weighted, candidates = parse_search(name)
+        budget, workers, weighted, candidates, melds = parse_search(name)
         if workers > 1 and not files:
             raise UnknownBotError(f"a search across processes is for local tools only: {name!r}")
-        bot = SearchBot(rng, budget, candidates=candidates, workers=workers, weighted=weighted)
+        bot = SearchBot(rng, budget, candidates=candidates, workers=workers, weighted=weighted, melds=melds)
         bot.name = name
         return bot
     if colon and base == "expert":

@@ -4,7 +4,8 @@ Each level is a bot spec and one sentence of its strength measured by the ladder
 (``docs/strength.md``, ``canasta ladder``).  A level's name works wherever a bot's name
 does (:func:`canasta.bots.make_bot`, ``canasta play --seats``, the lobby, the server's seats),
 in any case.  ``expert:OPTION=VALUE`` (several joined by ``+``) is the expert with some of
-its :class:`~canasta.bots.expert.ExpertParams` changed, which is how the Club level is made.
+its :class:`~canasta.bots.expert.ExpertParams` changed (from the parameters it plays in that game),
+which is how the Club level is made.
 
 >>> [level.name for level in LEVELS]
 ['Beginner', 'Club', 'Expert', 'Master']
@@ -51,8 +52,9 @@ LEVELS: tuple[Level, ...] = (
 )
 """The levels, weakest first.  The sentences are the pairs of ``docs/strength.md`` (classic, seed 16:
 600 deals a pair, 100 for Master; measured on a 2-core machine at load 0.4, where 300 ms buys
-fewer simulated deals than on a faster one).  In the two-player game (drawing two) Expert plays without
-weighing discard risk (:func:`canasta.bots.expert.params_for`), which is what Club does everywhere."""
+fewer simulated deals than on a faster one).  Every level plays each game with the expert's parameters
+tuned for it (:func:`canasta.bots.expert.params_for`); Club changes those, so it stays below Expert in
+every game (the table of each preset in ``docs/strength.md``)."""
 
 BOT_TEXT: dict[str, str] = {
     "random": "chooses uniformly among the legal moves",

@@ -31,12 +31,13 @@ The budget comes from the bot's name: ``search`` (the default, 300 ms a decision
 ``search:100ms``, ``search:2s`` (time per decision) or ``search:200`` (rollouts per
 decision, all candidates together).  Options follow, each after a colon: ``2p`` (rollouts
 in two processes, kept warm; local tools only), ``uniform`` (no weights), ``c6`` (six
-candidates rather than four).
+candidates rather than four), ``melds`` (also weigh each meld the expert would make against
+holding its cards, and against its next best meld).
 
 >>> parse_budget("search:250ms"), parse_budget("search:2s"), parse_budget("search:40")
 (Budget(seconds=0.25, rollouts=None), Budget(seconds=2.0, rollouts=None), Budget(seconds=None, rollouts=40))
 >>> parse_search("search:1s:2p:uniform:c6")
-(Budget(seconds=1.0, rollouts=None), 2, False, 6)
+(Budget(seconds=1.0, rollouts=None), 2, False, 6, False)
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from ..errors import UnknownBotError
-from ..moves import DISCARD, Move, Phase
+from ..moves import DISCARD, MELD, Move, Phase
 from ..resample import Resampler
 from ..state import GameState
 from ..views import View, make_view
@@ -82,13 +83,13 @@ def parse_budget(name: str) -> Budget:
     return parse_search(name)[0]
 
 
-def parse_search(name: str) -> tuple[Budget, int, bool, int]:
-    """A search bot's name: its budget, processes, weighted deals or not, candidates (``search:1s:2p``)."""
+def parse_search(name: str) -> tuple[Budget, int, bool, int, bool]:
+    """A search bot's name: its budget, processes, weighted deals or not, candidates, melds searched or not."""
     _, _, suffix = name.partition(":")
     budget = Budget()
-    workers, weighted, candidates = 1, True, 4
+    workers, weighted, candidates, melds = 1, True, 4, False
     for i, part in enumerate(suffix.strip().lower().split(":") if suffix.strip() else []):
-        option = re.fullmatch(r"(\d+)p|c(\d+)|uniform", part)
+        option = re.fullmatch(r"(\d+)p|c(\d+)|uniform|melds", part)
         if option is not None:
             if option.group(1) is not None:
                 workers = int(option.group(1))
@@ -98,13 +99,15 @@ def parse_search(name: str) -> tuple[Budget, int, bool, int]:
                 candidates = int(option.group(2))
                 if not 2 <= candidates <= 12:
                     raise UnknownBotError(f"a search weighs 2 to 12 candidate moves: {name!r}")
+            elif part == "melds":
+                melds = True
             else:
                 weighted = False
             continue
         match = re.fullmatch(r"(\d+(?:\.\d+)?)(ms|s)?", part)
         if match is None or i > 0:
             raise UnknownBotError(f"a search budget is a time like 100ms or 1s, or a number of rollouts, "
-                                  f"then options like 2p, uniform or c6: {name!r}")
+                                  f"then options like 2p, uniform, c6 or melds: {name!r}")
         number, unit = match.groups()
         if unit == "ms":
             budget = Budget(seconds=float(number) / 1000.0)
@@ -114,7 +117,7 @@ def parse_search(name: str) -> tuple[Budget, int, bool, int]:
             raise UnknownBotError(f"a number of rollouts is a whole number from 1: {name!r}")
         else:
             budget = Budget(seconds=None, rollouts=int(number))
-    return budget, workers, weighted, candidates
+    return budget, workers, weighted, candidates, melds
 
 
 class SearchBot:
@@ -135,6 +138,7 @@ class SearchBot:
         confidence: float = 1.5,
         workers: int = 1,
         weighted: bool = True,
+        melds: bool = False,
     ) -> None:
         self.rng = rng
         self.budget = budget if budget is not None else Budget()
@@ -149,6 +153,7 @@ class SearchBot:
         self.confidence = confidence  # ... and standard errors of that gain
         self.workers = workers
         self.weighted = weighted
+        self.melds = melds  # also weigh a meld against holding its cards
         self.last: list[tuple[Move, float, int]] = []  # the last decision: move, mean, rollouts
 
     def __reduce__(self) -> tuple[object, ...]:  # compiled by mypyc too: made by __init__, then its state
@@ -250,6 +255,10 @@ class SearchBot:
             kept.extend(stay[:1])
         elif best.action == DISCARD:
             kept.extend(m for m, _, _ in ranked[1:] if m.action == DISCARD)
+        elif best.action == MELD and self.melds:
+            # meld now, or hold the cards (the expert's best discard ends the turn), or its next best meld
+            kept.extend([m for m, _, _ in ranked if m.action == DISCARD][:1])
+            kept.extend([m for m, _, _ in ranked[1:] if m.action == MELD][:1])
         return kept[: self.candidates]
 
     def play_out(self, state: GameState, seat: int, seed: int) -> float:
