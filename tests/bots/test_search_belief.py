@@ -64,12 +64,12 @@ def test_weighted_deals_hold_fewer_of_the_pairs_the_table_says_are_not_there() -
 
 
 def test_search_names_take_options_after_the_budget() -> None:
-    assert parse_search("search") == (Budget(), 1, True, 4, False)
-    assert parse_search("search:200:uniform") == (Budget(None, 200), 1, False, 4, False)
-    assert parse_search("search:1s:2p:c6") == (Budget(1.0), 2, True, 6, False)
-    assert parse_search("search:2p") == (Budget(), 2, True, 4, False)
-    assert parse_search("search:64:melds") == (Budget(None, 64), 1, True, 4, True)
-    for bad in ("search:1s:fast", "search:0p", "search:c1", "search:1s:200", "search:17p"):
+    assert parse_search("search") == (Budget(), 1, True, 4, True)
+    assert parse_search("search:200:uniform") == (Budget(None, 200), 1, False, 4, True)
+    assert parse_search("search:1s:2p:c6") == (Budget(1.0), 2, True, 6, True)
+    assert parse_search("search:2p") == (Budget(), 2, True, 4, True)
+    assert parse_search("search:64:nomelds") == (Budget(None, 64), 1, True, 4, False)
+    for bad in ("search:1s:fast", "search:1s:melds", "search:0p", "search:c1", "search:1s:200", "search:17p"):
         with pytest.raises(UnknownBotError):
             make_bot(bad, files=True)
 
@@ -93,7 +93,7 @@ def test_a_search_by_rollouts_is_reproducible_across_processes() -> None:
 
 
 def test_a_search_with_melds_weighs_a_meld_against_holding_its_cards() -> None:
-    plain, melds = make_bot("search:8"), make_bot("search:8:melds")
+    plain, melds = make_bot("search:8:nomelds"), make_bot("search:8")
     assert isinstance(plain, SearchBot) and isinstance(melds, SearchBot) and melds.melds and not plain.melds
     seen = 0
     for state in random_states("classic", seed=3, hands=2):
