@@ -47,8 +47,8 @@ LEVELS: tuple[Level, ...] = (
           "strategy-book play, counting every card seen: 180 points a hand ahead of Beginner, and wins 7 "
           "deals in 10 against it"),
     Level("Master", "search:300ms",
-          "the expert plus 300 ms of simulated deals a move: about 120 points a hand ahead of Expert "
-          "(95% interval +46 to +190), and wins 2 deals in 3 against it"),
+          "the expert plus 300 ms of simulated deals a move: about 140 points a hand ahead of Expert "
+          "(95% interval +45 to +235), and wins 6 deals in 10 against it"),
 )
 """The levels, weakest first.  The sentences are the pairs of ``docs/strength.md`` (classic, seed 16:
 600 deals a pair, 100 for Master; measured on a 2-core machine at load 0.4, where 300 ms buys
