@@ -4,8 +4,8 @@
 ['basic', 'expert', 'random', 'search']
 >>> make_bot("search:100ms").budget
 Budget(seconds=0.1, rollouts=None)
->>> make_bot("Club").params.risk_weight  # a level (canasta.bots.levels) by its name
-0.0
+>>> make_bot("Club").changes  # a level (canasta.bots.levels) by its name: the expert, changed in every game
+{'risk_weight': 0.0}
 """
 
 from __future__ import annotations
