@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from canasta.bots.arena import play_deal
+from canasta.bots.rating import percentile
 from canasta.rules import Rules
 
 
@@ -107,7 +108,7 @@ def report(done: dict[tuple[str, int], dict[str, Any]], bots: list[str], against
         samples = sum(done[bot, d]["samples"] for d in common)
         slow = [t for t in times if t >= 0.002]
         timing = (f"; a decision: median {statistics.median(times) * 1000:.2f} ms, "
-                  f"p95 {times[int(0.95 * (len(times) - 1))] * 1000:.0f} ms; "
+                  f"p95 {percentile(times, 95) * 1000:.0f} ms; "
                   f"{searched} searched, {samples / searched:.0f} rounds each, "
                   f"median {statistics.median(slow) * 1000:.0f} ms") if searched and slow else ""
         print(f"  {bot} vs {against}: {m:+.1f} points/hand (95% interval {lo:+.1f} to {hi:+.1f}; "
