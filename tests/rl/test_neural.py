@@ -69,7 +69,7 @@ def test_whole_hands_with_legal_moves_only(preset: str) -> None:
 def state_sits_out(preset: str) -> bool:
     from canasta.rules import PRESETS
 
-    return PRESETS[preset].sit_out
+    return PRESETS[preset].sit_out > 0
 
 
 def test_the_choice_depends_on_the_view_only() -> None:
@@ -100,3 +100,58 @@ def test_dagger_records_the_experts_choices_where_the_learner_plays() -> None:
     learner = neural_bot(random.Random(4))
     data = collect(hands=1, seed=9, player=learner)
     assert len(data.actions) > 20 and all(data.masks[i, a] == 1 for i, a in enumerate(data.actions))
+
+
+def test_a_teacher_other_than_the_expert_labels_the_choices() -> None:
+    from canasta.bots.basic import BasicBot
+
+    by_expert, by_basic = collect(hands=1, seed=5), collect(hands=1, seed=5, teacher=BasicBot)
+    assert all(by_basic.masks[i, a] == 1 for i, a in enumerate(by_basic.actions))
+    assert (len(by_basic.actions) != len(by_expert.actions)
+            or not np.array_equal(by_basic.actions, by_expert.actions))
+
+
+def test_collected_choices_are_saved_and_trained_on_later(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from canasta.rl.train_neural import load_data, main
+
+    shard = tmp_path / "shard.npz"
+    main(["--collect", str(shard), "--teacher", "basic", "--hands", "1", "--seed", "3"])
+    saved, again = load_data([str(shard)]), collect(hands=1, seed=3, teacher=make_bot_factory("basic"))
+    assert np.array_equal(saved.actions, again.actions) and np.array_equal(saved.masks, again.masks)
+    assert np.allclose(saved.xs, again.xs, atol=1e-2)  # kept as float16
+    out = tmp_path / "w.npz"
+    main(["--out", str(out), "--seed", "1", "--hands", "0", "--extra", str(shard), "--held", "1",
+          "--epochs", "1", "--hidden", "8", "--eval-every", "0"])
+    first = np.load(out)["w1"].copy()
+    main(["--out", str(out), "--seed", "1", "--hands", "0", "--extra", str(shard), "--held", "1",
+          "--epochs", "1", "--eval-every", "0", "--init", str(out)])
+    again_w1 = np.load(out)["w1"]
+    assert again_w1.shape == first.shape == (480, 8)  # --init kept the network's size ...
+    assert not np.array_equal(again_w1, first)  # ... and trained it further
+    assert "| epoch |" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("args", "error"), [
+    (["--collect", "x.npz", "--teacher", "nobody"], "nobody"),
+    (["--out", "w.npz", "--hands", "0"], "nothing to learn from"),
+    (["--out", "w.npz", "--extra", "missing.npz"], "missing.npz is not saved training data"),
+    (["--out", "w.npz", "--init", "missing.npz"], "missing.npz is not a saved policy"),
+    (["--hands", "1"], "--out is needed"),
+])
+def test_training_options_that_cannot_work_are_refused_in_one_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        args: list[str], error: str) -> None:
+    from canasta.rl.train_neural import main
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exit_:
+        main(["--seed", "1", *args])
+    assert exit_.value.code == 2
+    message = capsys.readouterr().err.strip().splitlines()[-1]
+    assert error in message and "Traceback" not in message
+    assert list(tmp_path.iterdir()) == []
+
+
+def make_bot_factory(name: str) -> Any:
+    """``make_bot(name, rng)`` as a teacher."""
+    return lambda rng: make_bot(name, rng)
