@@ -93,9 +93,10 @@ def test_a_search_by_rollouts_is_reproducible_across_processes() -> None:
 
 
 def test_a_search_with_melds_weighs_a_meld_against_holding_its_cards() -> None:
-    plain, melds = make_bot("search:8:nomelds"), make_bot("search:8")
+    plain, melds, wide = make_bot("search:8:nomelds"), make_bot("search:8"), make_bot("search:8:c8")
     assert isinstance(plain, SearchBot) and isinstance(melds, SearchBot) and melds.melds and not plain.melds
-    seen = 0
+    assert isinstance(wide, SearchBot)
+    seen = wider = 0
     for state in random_states("classic", seed=3, hands=2):
         if state.phase != "play":
             continue
@@ -107,5 +108,8 @@ def test_a_search_with_melds_weighs_a_meld_against_holding_its_cards() -> None:
         kept = melds.candidates_of(view, moves)
         assert kept[0] == best[0] and kept[1].action == "discard" and len(set(kept)) == len(kept)
         assert all(m.action == "meld" for m in kept[2:])
+        more = wide.candidates_of(view, moves)  # eight candidates: more of the next best melds
+        assert more[:len(kept)] == kept and all(m.action == "meld" for m in more[2:]) and len(more) <= 8
+        wider += len(more) > len(kept)
         seen += 1
-    assert seen >= 3
+    assert seen >= 3 and wider >= 1

@@ -244,7 +244,7 @@ class SearchBot:
 
         The choices that decide a hand: yes or no; draw or take the pile; go out or play on;
         which card to discard; a meld, or holding its cards (the expert's best discard), or
-        the next best meld (unless ``melds`` is off).
+        the next best meld (the next ``candidates - 3`` when more than four, unless ``melds`` is off).
         """
         ranked = self.expert.ranked(view, moves)
         best, top, _ = ranked[0]
@@ -258,9 +258,10 @@ class SearchBot:
         elif best.action == DISCARD:
             kept.extend(m for m, _, _ in ranked[1:] if m.action == DISCARD)
         elif best.action == MELD and self.melds:
-            # meld now, or hold the cards (the expert's best discard ends the turn), or its next best meld
+            # meld now, or hold the cards (the expert's best discard ends the turn), or its next best
+            # meld (more of them when more candidates are asked for than the four by default)
             kept.extend([m for m, _, _ in ranked if m.action == DISCARD][:1])
-            kept.extend([m for m, _, _ in ranked[1:] if m.action == MELD][:1])
+            kept.extend([m for m, _, _ in ranked[1:] if m.action == MELD][:1 + max(0, self.candidates - 4)])
         return kept[: self.candidates]
 
     def play_out(self, state: GameState, seat: int, seed: int) -> float:
