@@ -6,8 +6,10 @@ much narrower interval than either figure alone.  Every 25 deals it prints one l
 
 With ``--log FILE`` every deal's result is appended to FILE (one JSON line per deal and bot) as
 soon as it is played, and a run started again with the same log plays only the deals it lacks:
-a long measurement cut short keeps what it measured.  ``--workers K`` plays deals in K processes.
-``--report`` only prints the figures of the log.
+a long measurement cut short keeps what it measured.  Runs of different bots may share a log
+(one process each); a second run of a bot already playing into it is refused, since both would
+play the same deals.  ``--workers K`` plays deals in K processes.  ``--report`` only prints the
+figures of the log.
 
     PYTHONPATH=build/compiled/lib nice -n 10 python benchmarks/paired.py \\
         --bots search:64,search:64:uniform --against expert --deals 300 --seed 1 --log paired.jsonl
@@ -16,14 +18,18 @@ a long measurement cut short keeps what it measured.  ``--workers K`` plays deal
 from __future__ import annotations
 
 import argparse
+import fcntl
+import hashlib
 import json
 import math
 import os
+import re
 import statistics
+import tempfile
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from canasta.bots.arena import play_deal
 from canasta.bots.rating import percentile
@@ -69,6 +75,9 @@ def main() -> None:
     if args.report:
         report(done, bots, args.against, args.deals)
         return
+    if args.log is not None:
+        if not hold_lock(args.log, bots):
+            parser.error(f"another run is playing {', '.join(bots)} into {args.log}")
     todo = [(bot, deal) for deal in range(args.deals) for bot in bots if (bot, deal) not in done]
     start = time.perf_counter()
     print(f"{len(todo)} games to play, {len(done)} in the log; load average {os.getloadavg()[0]:.1f}", flush=True)
@@ -93,6 +102,28 @@ def main() -> None:
                       f"(load average {os.getloadavg()[0]:.1f}):", flush=True)
                 report(done, bots, args.against, args.deals)
             complete = now
+
+
+def hold_lock(log: Path, bots: list[str]) -> bool:
+    """Lock playing these bots into this log until the process ends; False if another run holds such a lock.
+
+    Runs of other bots may share a log, but two runs of one bot would play the same deals twice.
+    The locks are files in the temporary directory, named by the log's path and the bot.
+    """
+    key = hashlib.sha1(str(log.resolve()).encode()).hexdigest()[:16]
+    for bot in sorted(bots):
+        name = re.sub(r"[^A-Za-z0-9_.-]", "_", bot)
+        handle = (Path(tempfile.gettempdir()) / f"paired-{key}-{name}.lock").open("w")
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            return False
+        _LOCKS.append(handle)  # kept open: the lock lasts as long as the process
+    return True
+
+
+_LOCKS: list[TextIO] = []
 
 
 def report(done: dict[tuple[str, int], dict[str, Any]], bots: list[str], against: str, deals: int) -> None:
