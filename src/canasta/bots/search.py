@@ -32,8 +32,8 @@ The budget comes from the bot's name: ``search`` (the default, 300 ms a decision
 ``search:100ms``, ``search:2s`` (time per decision) or ``search:200`` (rollouts per
 decision, all candidates together).  Options follow, each after a colon: ``2p`` (rollouts
 in two processes, kept warm; local tools only), ``uniform`` (no weights), ``c6`` (six
-candidates rather than four), ``nomelds`` (melds follow the expert, as before issue 16's
-meld search).
+candidates rather than four; above four, more of the next best melds too), ``nomelds``
+(melds follow the expert, as before issue 16's meld search).
 
 >>> parse_budget("search:250ms"), parse_budget("search:2s"), parse_budget("search:40")
 (Budget(seconds=0.25, rollouts=None), Budget(seconds=2.0, rollouts=None), Budget(seconds=None, rollouts=40))
