@@ -11,7 +11,7 @@ the accuracy on held-out hands of the expert is printed, and every ``--eval-ever
 its points a hand against ``expert`` over ``--eval-deals`` duplicate deals.  The table of
 the curve is printed at the end (Markdown, for docs/neural.md).
 
-Expert iteration: labels from the search cost about 0.1 s a decision, so they are
+Expert iteration: labels from the search cost time (``search:64``: about 2.4 s a hand), so they are
 collected apart, in files that a long run can add to (``--collect FILE --teacher
 search:64``), and trained on later with ``--extra FILE...`` (weighted by
 ``--extra-weight``), from scratch or from weights already trained (``--init``).
