@@ -14,11 +14,12 @@ np = pytest.importorskip("numpy", reason="the neural player needs numpy: pip ins
 
 import canasta.bots  # noqa: E402
 from canasta.bots import make_bot  # noqa: E402
+from canasta.bots.basic import BasicBot  # noqa: E402
 from canasta.errors import UnknownBotError  # noqa: E402
 from canasta.resample import resample  # noqa: E402
 from canasta.rl import neural  # noqa: E402
 from canasta.rl.neural import SHIPPED, NeuralBot, neural_bot  # noqa: E402
-from canasta.rl.train_neural import accuracy, collect, train  # noqa: E402
+from canasta.rl.train_neural import accuracy, collect, load_data, main, train  # noqa: E402
 from canasta.state import GameState  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -103,8 +104,6 @@ def test_dagger_records_the_experts_choices_where_the_learner_plays() -> None:
 
 
 def test_a_teacher_other_than_the_expert_labels_the_choices() -> None:
-    from canasta.bots.basic import BasicBot
-
     by_expert, by_basic = collect(hands=1, seed=5), collect(hands=1, seed=5, teacher=BasicBot)
     assert all(by_basic.masks[i, a] == 1 for i, a in enumerate(by_basic.actions))
     assert (len(by_basic.actions) != len(by_expert.actions)
@@ -112,11 +111,9 @@ def test_a_teacher_other_than_the_expert_labels_the_choices() -> None:
 
 
 def test_collected_choices_are_saved_and_trained_on_later(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from canasta.rl.train_neural import load_data, main
-
     shard = tmp_path / "shard.npz"
     main(["--collect", str(shard), "--teacher", "basic", "--hands", "1", "--seed", "3"])
-    saved, again = load_data([str(shard)]), collect(hands=1, seed=3, teacher=make_bot_factory("basic"))
+    saved, again = load_data([str(shard)]), collect(hands=1, seed=3, teacher=BasicBot)
     assert np.array_equal(saved.actions, again.actions) and np.array_equal(saved.masks, again.masks)
     assert np.allclose(saved.xs, again.xs, atol=1e-2)  # kept as float16
     out = tmp_path / "w.npz"
@@ -141,8 +138,6 @@ def test_collected_choices_are_saved_and_trained_on_later(tmp_path: Path, capsys
 def test_training_options_that_cannot_work_are_refused_in_one_line(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
         args: list[str], error: str) -> None:
-    from canasta.rl.train_neural import main
-
     monkeypatch.chdir(tmp_path)
     with pytest.raises(SystemExit) as exit_:
         main(["--seed", "1", *args])
@@ -151,7 +146,3 @@ def test_training_options_that_cannot_work_are_refused_in_one_line(
     assert error in message and "Traceback" not in message
     assert list(tmp_path.iterdir()) == []
 
-
-def make_bot_factory(name: str) -> Any:
-    """``make_bot(name, rng)`` as a teacher."""
-    return lambda rng: make_bot(name, rng)
