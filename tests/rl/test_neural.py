@@ -15,9 +15,10 @@ np = pytest.importorskip("numpy", reason="the neural player needs numpy: pip ins
 import canasta.bots  # noqa: E402
 from canasta.bots import make_bot  # noqa: E402
 from canasta.bots.basic import BasicBot  # noqa: E402
+from canasta.bots.expert import ExpertBot  # noqa: E402
 from canasta.errors import UnknownBotError  # noqa: E402
 from canasta.resample import resample  # noqa: E402
-from canasta.rl import neural  # noqa: E402
+from canasta.rl import neural, train_neural  # noqa: E402
 from canasta.rl.neural import SHIPPED, NeuralBot, neural_bot  # noqa: E402
 from canasta.rl.train_neural import accuracy, collect, load_data, main, train  # noqa: E402
 from canasta.state import GameState  # noqa: E402
@@ -126,6 +127,19 @@ def test_collected_choices_are_saved_and_trained_on_later(tmp_path: Path, capsys
     assert again_w1.shape == first.shape == (480, 8)  # --init kept the network's size ...
     assert not np.array_equal(again_w1, first)  # ... and trained it further
     assert "| epoch |" in capsys.readouterr().out
+
+
+def test_the_held_out_hands_are_the_teachers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    teachers: list[str] = []
+
+    def recording_collect(hands: int, seed: int, **options: Any) -> train_neural.Data:
+        teachers.append(options.get("teacher", ExpertBot)(random.Random(0)).name)
+        return collect(hands, seed, **options)
+
+    monkeypatch.setattr(train_neural, "collect", recording_collect)
+    main(["--out", str(tmp_path / "w.npz"), "--seed", "1", "--teacher", "basic", "--hands", "1", "--held", "1",
+          "--epochs", "1", "--hidden", "8", "--eval-every", "0"])
+    assert teachers == ["basic", "basic"]  # the training hands, then the held-out ones
 
 
 @pytest.mark.parametrize(("args", "error"), [

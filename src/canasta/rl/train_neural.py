@@ -7,7 +7,7 @@ choice is kept with the seat's input (its observation with the staged plan, and
 :func:`canasta.rl.neural.history_features`).  A :class:`~canasta.rl.policy.MaskedMLP` is
 then fitted by maximum likelihood (its REINFORCE step with an advantage of one is the
 gradient of the log-likelihood) for ``--epochs`` passes in minibatches; after each epoch
-the accuracy on held-out hands of the expert is printed, and every ``--eval-every`` epochs
+the accuracy on held-out hands of the teacher is printed, and every ``--eval-every`` epochs
 its points a hand against ``expert`` over ``--eval-deals`` duplicate deals.  The table of
 the curve is printed at the end (Markdown, for docs/neural.md).
 
@@ -127,7 +127,7 @@ def join(parts: Sequence[Data]) -> Data:
 
 
 def accuracy(policy: MaskedMLP, data: Data) -> float:
-    """How often the policy's likeliest allowed action is the expert's."""
+    """How often the policy's likeliest allowed action is the one in ``data`` (the teacher's)."""
     p, _ = policy.probs(data.xs, data.masks)
     return float((p.argmax(axis=1) == data.actions).mean())
 
@@ -195,7 +195,8 @@ def main(argv: list[str] | None = None) -> None:
                         help="choices collected before (by --collect) to train on as well")
     parser.add_argument("--extra-weight", type=float, default=1.0, help="weight of each row of --extra")
     parser.add_argument("--init", metavar="FILE", help="start from these weights (.npz) rather than afresh")
-    parser.add_argument("--held", type=int, default=100, help="further hands held out for the accuracy")
+    parser.add_argument("--held", type=int, default=100,
+                        help="further hands of the teacher held out for the accuracy")
     parser.add_argument("--epochs", type=int, default=12)
     parser.add_argument("--hidden", type=int, default=256)
     parser.add_argument("--lr", type=float, default=2e-3, help="the first learning rate (a quarter in DAgger rounds)")
@@ -240,7 +241,7 @@ def main(argv: list[str] | None = None) -> None:
     if not parts:
         parser.error("nothing to learn from: give --hands or --extra")
     data, row_weights = join(parts), np.concatenate(weights)
-    held = collect(args.held, args.seed + 1_000_003)
+    held = collect(args.held, args.seed + 1_000_003, teacher=teacher)  # accuracy against the teacher's own labels
     print(f"{len(data.actions)} choices ({args.hands} hands of {args.teacher}"
           f"{f', {len(extra.actions)} from --extra' if extra is not None else ''}), {len(held.actions)} held out "
           f"[{time.perf_counter() - start:.0f} s]", file=sys.stderr, flush=True)
