@@ -74,6 +74,13 @@ def test_search_names_take_options_after_the_budget() -> None:
             make_bot(bad, files=True)
 
 
+def test_a_search_of_a_second_or_more_weighs_eight_candidates_unless_told() -> None:
+    assert parse_search("search:1s")[3] == parse_search("search:1000ms:2p")[3] == 8
+    assert parse_search("search:999ms")[3] == parse_search("search:1000")[3] == 4  # 1000 rollouts, not seconds
+    assert parse_search("search:2s:c4")[3] == 4
+    assert make_bot("search:1s").candidates == 8 and make_bot("search:300ms").candidates == 4
+
+
 def test_a_search_across_processes_is_for_local_tools_only() -> None:
     with pytest.raises(UnknownBotError, match="local tools"):
         make_bot("search:20:2p")

@@ -32,8 +32,10 @@ The budget comes from the bot's name: ``search`` (the default, 300 ms a decision
 ``search:100ms``, ``search:2s`` (time per decision) or ``search:200`` (rollouts per
 decision, all candidates together).  Options follow, each after a colon: ``2p`` (rollouts
 in two processes, kept warm; local tools only), ``uniform`` (no weights), ``c6`` (six
-candidates rather than four; above four, more of the next best melds too), ``nomelds``
-(melds follow the expert, as before issue 16's meld search).
+candidates; above four, more of the next best melds too), ``nomelds`` (melds follow the
+expert, as before issue 16's meld search).  A search weighs four candidates, or eight with
+a time of a second or more (``search:1s`` is ``search:1s:c8``): at a second a move, more
+rounds over the same four moves bought nothing, and eight moves gained.
 
 >>> parse_budget("search:250ms"), parse_budget("search:2s"), parse_budget("search:40")
 (Budget(seconds=0.25, rollouts=None), Budget(seconds=2.0, rollouts=None), Budget(seconds=None, rollouts=40))
@@ -84,11 +86,23 @@ def parse_budget(name: str) -> Budget:
     return parse_search(name)[0]
 
 
+CANDIDATES: Final = 4
+"""Candidate moves a search weighs unless its name says (``c6``) or its budget is :data:`LONG` or more."""
+LONG: Final = 1.0
+"""Seconds from which a search weighs :data:`LONG_CANDIDATES`: more rounds pay only over more moves."""
+LONG_CANDIDATES: Final = 8
+
+
 def parse_search(name: str) -> tuple[Budget, int, bool, int, bool]:
-    """A search bot's name: its budget, processes, weighted deals or not, candidates, melds searched or not."""
+    """A search bot's name: its budget, processes, weighted deals or not, candidates, melds searched or not.
+
+    Without a ``cN`` option a search weighs :data:`CANDIDATES` moves, or :data:`LONG_CANDIDATES`
+    with a time of :data:`LONG` seconds or more (docs/search.md: at a second a move, eight
+    candidates beat four, and four gain nothing over 100 ms).
+    """
     _, _, suffix = name.partition(":")
     budget = Budget()
-    workers, weighted, candidates, melds = 1, True, 4, True
+    workers, weighted, candidates, melds = 1, True, 0, True
     for i, part in enumerate(suffix.strip().lower().split(":") if suffix.strip() else []):
         option = re.fullmatch(r"(\d+)p|c(\d+)|uniform|nomelds", part)
         if option is not None:
@@ -118,6 +132,9 @@ def parse_search(name: str) -> tuple[Budget, int, bool, int, bool]:
             raise UnknownBotError(f"a number of rollouts is a whole number from 1: {name!r}")
         else:
             budget = Budget(seconds=None, rollouts=int(number))
+    if not candidates:
+        long = budget.seconds is not None and budget.seconds >= LONG
+        candidates = LONG_CANDIDATES if long else CANDIDATES
     return budget, workers, weighted, candidates, melds
 
 
