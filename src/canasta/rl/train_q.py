@@ -38,7 +38,7 @@ from ..bots.search import SearchBot
 from ..errors import UnknownBotError
 from ..rules import Rules
 from ..state import GameState
-from .qvalue import QBot, QNet, StateInput, candidates, move_features
+from .qvalue import MOVE_FEATURES, QBot, QNet, StateInput, candidates, move_features
 
 Ints = npt.NDArray[np.int64]
 
@@ -89,8 +89,8 @@ def collect_values(hands: int, seed: int, labeller: str = "search:128:c8", prese
             legal = list(state.legal_moves())
             move = legal[0]
             if len(legal) > 1:
-                searcher.choose(view, legal)
-                if searcher.last:
+                move = searcher.choose(view, legal)
+                if searcher.last:  # it weighed several candidates: keep their gains, play the expert's
                     kept, scores = candidates(searcher, view, legal)
                     assert [m for m, _, _ in searcher.last] == kept
                     first = len(moves)
@@ -101,12 +101,11 @@ def collect_values(hands: int, seed: int, labeller: str = "search:128:c8", prese
                         gains.append(mean - searcher.last[0][1])
                     states.append(inputs.of(view))
                     move = kept[0]
-                else:
-                    move = searcher.candidates_of(view, legal)[0]
             state.push(move)
             steps += 1
     width = inputs.size(rules)
-    return QData(np.array(states, np.float32).reshape(-1, width), np.array(moves, np.float32).reshape(len(moves), -1),
+    return QData(np.array(states, np.float32).reshape(-1, width),
+                 np.array(moves, np.float32).reshape(-1, MOVE_FEATURES),
                  np.array(decision, np.int64), np.array(base, np.int64), np.array(gains, np.float32))
 
 
