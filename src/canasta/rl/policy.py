@@ -24,6 +24,34 @@ Weights = dict[str, npt.NDArray[np.float32]]
 FloatArray = npt.NDArray[np.float32]
 
 
+class Adam:
+    """Adam's moment estimates for a dict of weights, and its step (descent on the gradients given)."""
+
+    def __init__(self, params: Weights) -> None:
+        self.m = {k: np.zeros_like(v) for k, v in params.items()}
+        self.v = {k: np.zeros_like(v) for k, v in params.items()}
+        self.t = 0
+
+    def step(self, params: Weights, grads: Weights, lr: float) -> None:
+        """Move ``params`` (in place) one step down ``grads``."""
+        self.t += 1
+        for k, g in grads.items():
+            self.m[k] = 0.9 * self.m[k] + 0.1 * g
+            self.v[k] = 0.999 * self.v[k] + 0.001 * g * g
+            m_hat = self.m[k] / (1 - 0.9 ** self.t)
+            v_hat = self.v[k] / (1 - 0.999 ** self.t)
+            params[k] = (params[k] - lr * m_hat / (np.sqrt(v_hat) + 1e-8)).astype(np.float32)
+
+
+def read_weights(path: str, keys: tuple[str, ...], what: str) -> Weights:
+    """The arrays ``keys`` of an ``.npz`` file; a one-line :class:`ValueError` naming ``what`` it should be."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            return {k: data[k] for k in keys}
+    except (OSError, KeyError, ValueError) as exc:
+        raise ValueError(f"{path} is not {what} ({exc})") from None
+
+
 class MaskedMLP:
     """A one-hidden-layer softmax policy restricted to the allowed actions."""
 
@@ -35,9 +63,7 @@ class MaskedMLP:
             "w2": rng.normal(0, 0.01, (hidden, actions)).astype(np.float32),
             "b2": np.zeros(actions, np.float32),
         }
-        self._m = {k: np.zeros_like(v) for k, v in self.params.items()}
-        self._v = {k: np.zeros_like(v) for k, v in self.params.items()}
-        self._t = 0
+        self.adam = Adam(self.params)
 
     @classmethod
     def from_weights(cls, weights: Weights) -> MaskedMLP:
@@ -54,12 +80,7 @@ class MaskedMLP:
     @classmethod
     def open(cls, path: str) -> MaskedMLP:
         """A policy with the weights of an ``.npz`` file written by :meth:`save`."""
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                weights = {k: data[k] for k in ("w1", "b1", "w2", "b2")}
-        except (OSError, KeyError, ValueError) as exc:
-            raise ValueError(f"{path} is not a saved policy ({exc})") from None
-        return cls.from_weights(weights)
+        return cls.from_weights(read_weights(path, ("w1", "b1", "w2", "b2"), "a saved policy"))
 
     def weights(self) -> Weights:
         """A copy of the weights."""
@@ -98,17 +119,9 @@ class MaskedMLP:
         grad_logits = -p
         grad_logits[np.arange(len(actions)), actions] += 1.0
         grad_logits *= advantages[:, None] / len(actions)
-        grads = {"w2": h.T @ grad_logits, "b2": grad_logits.sum(0)}
         dh = (grad_logits @ self.params["w2"].T) * (h > 0)
-        grads["w1"] = xs.T @ dh
-        grads["b1"] = dh.sum(0)
-        self._t += 1
-        for k, g in grads.items():
-            self._m[k] = 0.9 * self._m[k] + 0.1 * g
-            self._v[k] = 0.999 * self._v[k] + 0.001 * g * g
-            m_hat = self._m[k] / (1 - 0.9 ** self._t)
-            v_hat = self._v[k] / (1 - 0.999 ** self._t)
-            self.params[k] = (self.params[k] + lr * m_hat / (np.sqrt(v_hat) + 1e-8)).astype(np.float32)
+        ascent = {"w2": h.T @ grad_logits, "b2": grad_logits.sum(0), "w1": xs.T @ dh, "b1": dh.sum(0)}
+        self.adam.step(self.params, {k: -g for k, g in ascent.items()}, lr)
 
 
-__all__ = ["MaskedMLP", "Weights"]
+__all__ = ["Adam", "MaskedMLP", "Weights", "read_weights"]

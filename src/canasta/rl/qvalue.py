@@ -36,7 +36,7 @@ from ..rules import Rules
 from ..views import View
 from .neural import history_features, history_size
 from .observation import Encoder
-from .policy import MaskedMLP, Weights
+from .policy import Adam, MaskedMLP, Weights, read_weights
 
 Array = npt.NDArray[np.float32]
 
@@ -86,9 +86,7 @@ class QNet:
             "b1": np.zeros(hidden, np.float32),
             "w2": rng.normal(0, 0.01, hidden).astype(np.float32),
         }
-        self._m = {k: np.zeros_like(v) for k, v in self.params.items()}
-        self._v = {k: np.zeros_like(v) for k, v in self.params.items()}
-        self._t = 0
+        self.adam = Adam(self.params)
 
     @classmethod
     def from_weights(cls, weights: Weights) -> QNet:
@@ -113,12 +111,7 @@ class QNet:
     @classmethod
     def open(cls, path: str) -> QNet:
         """The network saved in an ``.npz`` file by :meth:`save`."""
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                weights = {k: data[k] for k in ("ws", "wm", "b1", "w2")}
-        except (OSError, KeyError, ValueError) as exc:
-            raise ValueError(f"{path} is not a saved value network ({exc})") from None
-        return cls.from_weights(weights)
+        return cls.from_weights(read_weights(path, ("ws", "wm", "b1", "w2"), "a saved value network"))
 
     def values(self, state: Array, moves: Array) -> Array:
         """The value of each candidate (rows of ``moves``) in one state (its input ``state``), in points."""
@@ -152,13 +145,7 @@ class QNet:
             gains: Array, lr: float) -> float:
         """One Adam step down :meth:`loss`; the mean squared error before it, in points²."""
         loss, grads = self.loss(states, moves, decision, base, gains)
-        self._t += 1
-        for k, g in grads.items():
-            self._m[k] = 0.9 * self._m[k] + 0.1 * g
-            self._v[k] = 0.999 * self._v[k] + 0.001 * g * g
-            m_hat = self._m[k] / (1 - 0.9 ** self._t)
-            v_hat = self._v[k] / (1 - 0.999 ** self._t)
-            self.params[k] = (self.params[k] - lr * m_hat / (np.sqrt(v_hat) + 1e-8)).astype(np.float32)
+        self.adam.step(self.params, grads, lr)
         return loss * SCALE * SCALE
 
 
