@@ -22,6 +22,7 @@ from canasta.rl import neural, train_neural  # noqa: E402
 from canasta.rl.neural import SHIPPED, NeuralBot, neural_bot  # noqa: E402
 from canasta.rl.train_neural import accuracy, collect, load_data, main, train  # noqa: E402
 from canasta.state import GameState  # noqa: E402
+from tests.rl.refusals import assert_refused  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -153,10 +154,5 @@ def test_training_options_that_cannot_work_are_refused_in_one_line(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
         args: list[str], error: str) -> None:
     monkeypatch.chdir(tmp_path)
-    with pytest.raises(SystemExit) as exit_:
-        main(["--seed", "1", *args])
-    assert exit_.value.code == 2
-    message = capsys.readouterr().err.strip().splitlines()[-1]
-    assert error in message and "Traceback" not in message
-    assert list(tmp_path.iterdir()) == []
+    assert_refused(main, ["--seed", "1", *args], error, tmp_path, capsys)
 

@@ -14,6 +14,7 @@ from canasta.resample import resample  # noqa: E402
 from canasta.rl.qvalue import MOVE_FEATURES, QBot, QNet  # noqa: E402
 from canasta.rl.train_q import QData, collect_values, load_values, main, save_values, train  # noqa: E402
 from canasta.state import GameState  # noqa: E402
+from tests.rl.refusals import assert_refused  # noqa: E402
 
 
 def toy_data(rng: np.random.Generator, decisions: int = 6, inputs: int = 5) -> QData:
@@ -105,9 +106,4 @@ def test_training_options_that_cannot_work_are_refused_in_one_line(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
         args: list[str], error: str) -> None:
     monkeypatch.chdir(tmp_path)
-    with pytest.raises(SystemExit) as exit_:
-        main(["--seed", "1", *args])
-    assert exit_.value.code == 2
-    message = capsys.readouterr().err.strip().splitlines()[-1]
-    assert error in message and "Traceback" not in message
-    assert list(tmp_path.iterdir()) == []
+    assert_refused(main, ["--seed", "1", *args], error, tmp_path, capsys)
