@@ -4,10 +4,22 @@ from __future__ import annotations
 
 import io
 import random
+from importlib.metadata import entry_points
 
 import pytest
 
-from canasta.bots import BOTS, LEVELS, BasicBot, Budget, ExpertBot, ExpertParams, SearchBot, find_level, make_bot
+from canasta.bots import (
+    BOTS,
+    LEVELS,
+    PLUGIN_BOTS,
+    BasicBot,
+    Budget,
+    ExpertBot,
+    ExpertParams,
+    SearchBot,
+    find_level,
+    make_bot,
+)
 from canasta.bots.levels import BOT_TEXT, expert_changes, expert_params
 from canasta.cli import main
 from canasta.errors import SeatError, UnknownBotError
@@ -78,7 +90,7 @@ def test_canasta_bots_lists_levels_and_bots(capsys: pytest.CaptureFixture[str]) 
     out = capsys.readouterr().out
     for level in LEVELS:
         assert f"  {level.name}" in out and level.strength in out and level.bot in out
-    for name in BOTS:
+    for name in [*BOTS, *(point.name for point in entry_points(group=PLUGIN_BOTS))]:  # neural too, when installed
         assert f"  {name}" in out and BOT_TEXT[name] in out
     help_text = main(["play", "--help"]) == 0 and " ".join(capsys.readouterr().out.split())
     assert help_text and "beginner, club, expert, master" in help_text

@@ -1,4 +1,4 @@
-"""The ``neural`` player: the shipped weights play legal moves from the seat's view, found by name; its training."""
+"""The ``neural-policy`` player: the shipped weights play legal moves from the seat's view, found by name; training."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from canasta.bots.basic import BasicBot  # noqa: E402
 from canasta.bots.expert import ExpertBot  # noqa: E402
 from canasta.errors import UnknownBotError  # noqa: E402
 from canasta.resample import resample  # noqa: E402
-from canasta.rl import neural, train_neural  # noqa: E402
+from canasta.rl import neural, qvalue, train_neural  # noqa: E402
 from canasta.rl.neural import SHIPPED, NeuralBot, neural_bot  # noqa: E402
 from canasta.rl.train_neural import accuracy, collect, load_data, main, train  # noqa: E402
 from canasta.state import GameState  # noqa: E402
@@ -27,31 +27,35 @@ from tests.rl.refusals import assert_refused  # noqa: E402
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def plugins(value: str) -> Any:
-    """``entry_points`` as if ``canasta.bots`` held ``neural = value`` (the installed metadata may predate it)."""
+def plugins(value: str, bot: str = "neural-policy") -> Any:
+    """``entry_points`` as if ``canasta.bots`` held ``bot = value`` (the installed metadata may predate it)."""
     def points(group: str, name: str | None = None) -> list[EntryPoint]:
-        found = [EntryPoint("neural", value, group)] if group == canasta.bots.PLUGIN_BOTS else []
+        found = [EntryPoint(bot, value, group)] if group == canasta.bots.PLUGIN_BOTS else []
         return [p for p in found if name is None or p.name == name]
     return points
 
 
 def test_the_package_registers_neural_and_ships_its_weights() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    assert project["entry-points"]["canasta.bots"] == {"neural": "canasta.rl.neural:neural_bot"}
-    shipped = Path(neural.__file__).parent / SHIPPED
-    assert shipped.is_file() and shipped.stat().st_size < 3_000_000
+    assert project["entry-points"]["canasta.bots"] == {"neural": "canasta.rl.qvalue:neural_bot",
+                                                       "neural-policy": "canasta.rl.neural:neural_bot"}
+    assert project["entry-points"]["canasta.file_bots"] == {"policy": "canasta.rl.policybot:policy_bot",
+                                                            "q": "canasta.rl.qvalue:q_bot"}
+    folder = Path(neural.__file__).parent
+    sizes = [(folder / name).stat().st_size for name in (SHIPPED, qvalue.SHIPPED)]
+    assert sum(sizes) < 3_000_000
 
 
-def test_make_bot_finds_neural_through_its_entry_point(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_make_bot_finds_the_policy_through_its_entry_point(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(canasta.bots, "entry_points", plugins("canasta.rl.neural:neural_bot"))
-    bot = make_bot("neural", random.Random(1))
-    assert isinstance(bot, NeuralBot) and bot.name == "neural" and not bot.slow
-    with pytest.raises(UnknownBotError, match="known: basic, expert, neural, random, search"):
+    bot = make_bot("neural-policy", random.Random(1))
+    assert isinstance(bot, NeuralBot) and bot.name == "neural-policy" and not bot.slow
+    with pytest.raises(UnknownBotError, match="known: basic, expert, neural-policy, random, search"):
         make_bot("neural2")
 
 
 def test_without_numpy_the_name_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(canasta.bots, "entry_points", plugins("no_such_extra:neural_bot"))
+    monkeypatch.setattr(canasta.bots, "entry_points", plugins("no_such_extra:neural_bot", "neural"))
     with pytest.raises(UnknownBotError, match=r"^neural needs no_such_extra: pip install 'canasta\[rl\]'$"):
         make_bot("neural")
 

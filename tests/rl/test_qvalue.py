@@ -1,7 +1,8 @@
-"""The search distilled into a network: gradients, learning, collection, and a bot that sees only its view."""
+"""The search distilled into a network: gradients, learning, collection, the shipped ``neural`` and ``q:FILE``."""
 
 from __future__ import annotations
 
+import importlib.util
 import random
 from pathlib import Path
 
@@ -9,9 +10,10 @@ import pytest
 
 np = pytest.importorskip("numpy")
 
+from canasta.bots import make_bot  # noqa: E402
 from canasta.bots.expert import ExpertBot  # noqa: E402
 from canasta.resample import resample  # noqa: E402
-from canasta.rl.qvalue import MOVE_FEATURES, QBot, QNet  # noqa: E402
+from canasta.rl.qvalue import MOVE_FEATURES, QBot, QNet, neural_bot, q_bot, read_player, shipped_player  # noqa: E402
 from canasta.rl.train_q import QData, collect_values, load_values, main, save_values, train  # noqa: E402
 from canasta.state import GameState  # noqa: E402
 from tests.rl.refusals import assert_refused  # noqa: E402
@@ -101,9 +103,111 @@ def test_collected_gains_are_paired_with_the_experts_choice(tmp_path: Path) -> N
     (["--collect", "x.npz", "--labeller", "expert", "--hands", "1"], "the labeller is a search"),
     (["--out", "w.npz"], "--data"),
     (["--out", "w.npz", "--data", "missing.npz"], "missing.npz is not saved value data"),
+    (["--out", "w.npz", "--data", "d.npz", "--plot", "c.png"], "--plot needs matplotlib"),
 ])
 def test_training_options_that_cannot_work_are_refused_in_one_line(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
         args: list[str], error: str) -> None:
     monkeypatch.chdir(tmp_path)
+    real_find_spec = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *rest: None if name == "matplotlib" else real_find_spec(name, *rest))
     assert_refused(main, ["--seed", "1", *args], error, tmp_path, capsys)
+
+
+def test_the_shipped_network_is_neural_and_departs_from_the_expert_where_it_judges_better() -> None:
+    weights, margin = shipped_player()
+    assert weights["ws"].shape[0] == 480 and margin > 0
+    bot, expert = neural_bot(random.Random(1)), ExpertBot(random.Random(1))
+    assert isinstance(bot, QBot) and bot.name == "neural" and bot.margin == margin and not bot.slow
+    departures = decisions = 0
+    for hand in range(6):
+        state = GameState.deal("classic", rng=random.Random(hand))
+        while not state.is_over:
+            view, moves = state.view(state.to_act), list(state.legal_moves())
+            move = bot.choose(view, moves)
+            assert move in moves
+            if len(moves) > 1:
+                decisions += 1
+                departures += move != expert.choose(view, moves)
+            state.push(move)
+    assert not bot.fallback and 0 < departures < decisions / 4  # mostly the expert, not always
+
+
+@pytest.mark.parametrize("preset", ["two-player", "three-player", "six-player-two-teams"])
+def test_where_its_weights_do_not_fit_neural_plays_the_experts_moves(preset: str) -> None:
+    from canasta.rules import PRESETS
+
+    state = GameState.deal(preset, rng=random.Random(2), sitting_out=0 if PRESETS[preset].sit_out else None)
+    bot, expert = neural_bot(random.Random(3)), ExpertBot(random.Random(3))
+    for _ in range(150):
+        if state.is_over:
+            break
+        view, moves = state.view(state.to_act), list(state.legal_moves())
+        move = bot.choose(view, moves)
+        assert move == expert.choose(view, moves)
+        state.push(move)
+    assert bot.fallback
+
+
+def test_the_shipped_network_sees_only_its_seats_view() -> None:
+    bot = neural_bot(random.Random(1))
+    state = GameState.deal("classic", rng=random.Random(12))
+    for step in range(80):
+        if state.is_over:
+            break
+        seat = state.to_act
+        view = state.view(seat)
+        other = resample(view, random.Random(step))
+        moves = list(state.legal_moves())
+        assert bot.choose(view, moves) == bot.choose(other.view(seat), list(other.legal_moves()))
+        state.push(bot.choose(view, moves))
+
+
+def test_a_trained_network_is_saved_with_its_margin_and_plays_as_q_file(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("matplotlib")
+    data = collect_values(hands=1, seed=6, labeller="search:8")
+    path, png = tmp_path / "q.npz", tmp_path / "curve.png"
+    main(["--out", str(path), "--data", *[save_and_name(data, tmp_path)], "--seed", "1", "--epochs", "1",
+          "--hidden", "8", "--margin", "35", "--eval-every", "1", "--eval-deals", "2", "--held", "0.2",
+          "--plot", str(png)])
+    last_row = capsys.readouterr().out.strip().splitlines()[-1]
+    assert last_row.startswith("| 1 |") and " to " in last_row  # the duel against the expert, with its interval
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    weights, margin = read_player(str(path))
+    assert margin == 35.0 and weights["ws"].shape == (480, 8)
+    bot = make_bot(f"q:{path}", random.Random(1), files=True)
+    assert isinstance(bot, QBot) and bot.margin == 35.0 and bot.name == f"q:{path}"
+    with pytest.raises(ValueError, match="unknown computer player"):
+        make_bot(f"q:{path}")  # a server never loads a file
+    with pytest.raises(ValueError, match="no saved value network at"):
+        q_bot(str(tmp_path / "missing.npz"), random.Random(1), "q")
+    (tmp_path / "bad.npz").write_bytes(b"not a network")
+    with pytest.raises(ValueError, match=r"bad.npz is not a saved value network"):
+        q_bot(str(tmp_path / "bad.npz"), random.Random(1), "q")
+    np.savez(tmp_path / "odd.npz", **{**weights, "wm": weights["wm"][:3]}, margin=np.float32(1))
+    with pytest.raises(ValueError, match=r"odd.npz is not a saved value network \(weight wm has shape"):
+        q_bot(str(tmp_path / "odd.npz"), random.Random(1), "q")
+
+
+def save_and_name(data: QData, folder: Path) -> str:
+    path = folder / "data.npz"
+    save_values(data, str(path))
+    return str(path)
+
+
+def test_the_grids_averaged_network_answers_the_mean_of_its_members() -> None:
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location("train_q_grid", root / "benchmarks" / "train_q_grid.py")
+    assert spec is not None and spec.loader is not None
+    grid = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(grid)
+    rng = np.random.default_rng(7)
+    members = [QNet(inputs=12, hidden=5, seed=seed) for seed in (1, 2, 3)]
+    for net in members:
+        net.params["w2"] = rng.normal(size=5).astype(np.float32)
+    state, moves = rng.normal(size=12).astype(np.float32), rng.normal(size=(4, MOVE_FEATURES)).astype(np.float32)
+    mean = np.mean([net.values(state, moves) for net in members], axis=0)
+    assert np.allclose(grid.averaged(members).values(state, moves), mean, atol=1e-4)
+    assert grid.seed_of("q/q-17.npz") == 17

@@ -55,8 +55,9 @@ def make_bot(name: str, rng: random.Random | None = None, files: bool = False) -
 
     With ``files=True`` (local tools: the arena, terminal play, the learning environments)
     ``policy:FILE`` is also a bot: a policy saved by :meth:`canasta.rl.policy.MaskedMLP.save`
-    playing through :class:`canasta.rl.policybot.PolicyBot`, which registers itself under the
-    entry-point group ``canasta.file_bots``.  A server never passes it.
+    playing through :class:`canasta.rl.policybot.PolicyBot`, and so is ``q:FILE``, a value network
+    saved by ``python -m canasta.rl.train_q`` (:class:`canasta.rl.qvalue.QBot`); both register
+    under the entry-point group ``canasta.file_bots``.  A server never passes it.
     Raises :class:`~canasta.errors.UnknownBotError` for a name no bot answers to (or a bad budget).
     """
     base, colon, rest = name.partition(":")
@@ -83,7 +84,7 @@ def make_bot(name: str, rng: random.Random | None = None, files: bool = False) -
     if factory is None and not colon:
         factory = _plugin_bot(name)
     if factory is None:
-        policy = "; policy:FILE plays a saved policy" if files else ""
+        policy = "; policy:FILE plays a saved policy, q:FILE a saved value network" if files else ""
         levels = ", ".join(level.kind for level in LEVELS)
         known = sorted([*BOTS, *(point.name for point in entry_points(group=PLUGIN_BOTS))])
         raise UnknownBotError(f"unknown computer player {name!r} (known: {', '.join(known)}; "
@@ -92,7 +93,7 @@ def make_bot(name: str, rng: random.Random | None = None, files: bool = False) -
 
 
 PLUGIN_BOTS = "canasta.bots"
-"""The entry-point group of further bots by plain name (``neural``, from ``canasta.rl.neural``, needs numpy)."""
+"""The entry-point group of further bots by plain name (``neural``, from ``canasta.rl.qvalue``, needs numpy)."""
 
 
 def _plugin_bot(name: str) -> Callable[[random.Random], Bot] | None:
@@ -107,7 +108,7 @@ def _plugin_bot(name: str) -> Callable[[random.Random], Bot] | None:
 
 
 FILE_BOTS = "canasta.file_bots"
-"""The entry-point group of bots read from a file (``policy:FILE``): other packages register theirs there."""
+"""The entry-point group of bots read from a file (``policy:FILE``, ``q:FILE``); other packages register theirs."""
 
 
 def _file_bot(kind: str) -> Callable[[str, random.Random, str], Bot] | None:

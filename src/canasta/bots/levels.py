@@ -62,6 +62,9 @@ BOT_TEXT: dict[str, str] = {
     "expert": "strategy-book play as named parameters (expert:OPTION=VALUE changes one), counting every card seen",
     "search": "the expert plus simulated deals of the hidden cards: search:300ms (time a move) or search:200 "
               "(simulated games a move)",
+    "neural": "a trained network that judges the expert's best moves as the search would, without searching: "
+              "35 to 50 points a hand ahead of expert (docs/neural.md); needs numpy: pip install 'canasta[rl]'",
+    "neural-policy": "a trained network that imitates the expert's play, below the expert (for research)",
 }
 """What each bot is, in one line (``canasta bots``)."""
 

@@ -218,7 +218,7 @@ def register(sub: Any) -> None:
         "arena", help="duplicate games between two bots: points, hands and matches won",
         description="Measure computer player A against B in the duplicate format: every deal is played once "
                     "per side with the same cards, the bots swapping sides, so the luck of the cards cancels.")
-    p.add_argument("a", help="bot A: random, basic, expert, search[:BUDGET] or policy:FILE")
+    p.add_argument("a", help="bot A: random, basic, expert, search[:BUDGET], neural, policy:FILE or q:FILE")
     p.add_argument("b", help="bot B, named the same way")
     p.add_argument("--preset", default="classic", metavar="PRESET", help=PRESET_HELP)
     p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE", help=SET_HELP)

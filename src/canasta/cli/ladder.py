@@ -70,7 +70,9 @@ def _names(text: str) -> list[str]:
 
 
 def cmd_bots(args: argparse.Namespace) -> int:
-    from ..bots import BOTS
+    from importlib.metadata import entry_points
+
+    from ..bots import BOTS, PLUGIN_BOTS
     from ..bots.levels import BOT_TEXT, LEVELS
 
     print("Levels (a name works wherever a computer player's does: canasta play --seats human,club,club,club):")
@@ -78,8 +80,9 @@ def cmd_bots(args: argparse.Namespace) -> int:
     for level in LEVELS:
         print(f"  {level.name:<{width}}  {level.bot}: {level.strength}")
     print("Computer players:")
-    width = max(len(name) for name in BOTS)
-    for name in BOTS:
+    names = [*BOTS, *(point.name for point in entry_points(group=PLUGIN_BOTS))]
+    width = max(len(name) for name in names)
+    for name in names:
         print(f"  {name:<{width}}  {BOT_TEXT.get(name, '')}")
     print("Strength measured on duplicate deals: docs/strength.md (canasta ladder).")
     return 0
@@ -253,7 +256,8 @@ def register(sub: Any) -> None:
                     "with each bot's decision times and the pairwise table. docs/strength.md is made by it.")
     p.add_argument("--bots", default=DEFAULT_BOTS, metavar="A,B,...",
                    help="the bots, comma-separated: random, basic, expert, expert:OPTION=VALUE, search[:BUDGET], "
-                        "a level (beginner, club, expert, master) or policy:FILE (default random,basic,expert)")
+                        "a level (beginner, club, expert, master), neural, policy:FILE or q:FILE "
+                        "(default random,basic,expert)")
     where = p.add_mutually_exclusive_group()
     where.add_argument("--preset", default=None, metavar="PRESET", help=PRESET_HELP)
     where.add_argument("--all-presets", action="store_true", help="one ladder for every preset, one after another")

@@ -1,4 +1,7 @@
-"""The ``neural`` computer player: a trained :class:`~canasta.rl.policy.MaskedMLP`, no search.
+"""The ``neural-policy`` computer player: a trained :class:`~canasta.rl.policy.MaskedMLP`, no search.
+
+(``neural`` itself is the stronger :mod:`canasta.rl.qvalue` network; this policy, which
+imitates the expert, plays below the expert's level: ``docs/neural.md``.)
 
 Its input is the seat's observation (:class:`canasta.rl.observation.Encoder`, with the plan
 it is staging) and what the public history says (:func:`history_features`: the kinds each
@@ -12,7 +15,7 @@ The weights shipped in the package (``canasta/rl/neural-classic.npz``) were trai
 ``python -m canasta.rl.train_neural`` (see ``docs/neural.md``: the command, the learning
 curve and the strength measured).  They fit the games whose observation has the classic
 layout (four players in two sides); in other games the bot plays the expert's moves, and
-says so in its ``fallback`` attribute.  ``make_bot("neural")`` finds it through the
+says so in its ``fallback`` attribute.  ``make_bot("neural-policy")`` finds it through the
 ``canasta.bots`` entry-point group, so the bots package imports no numpy.
 
 >>> import random
@@ -95,6 +98,27 @@ def history_features(view: View) -> Array:
     return out
 
 
+class StateInput:
+    """The seat's input, unstaged (observation and history, log-squashed), with the encoder of each game's rules."""
+
+    def __init__(self) -> None:
+        self._encoders: dict[Rules, Encoder] = {}
+
+    def size(self, rules: Rules) -> int:
+        """How many numbers :meth:`of` gives in a game of these rules."""
+        return self.encoder(rules).size + history_size(rules)
+
+    def encoder(self, rules: Rules) -> Encoder:
+        """The observation encoder of ``rules`` (made once)."""
+        if rules not in self._encoders:
+            self._encoders[rules] = Encoder(rules)
+        return self._encoders[rules]
+
+    def of(self, view: View) -> Array:
+        """The input of ``view``."""
+        return MaskedMLP.features(np.concatenate([self.encoder(view.rules).encode(view), history_features(view)]))
+
+
 class NeuralBot:
     """Plays the likeliest action of a trained policy; the expert's move where the weights do not fit the game."""
 
@@ -106,25 +130,18 @@ class NeuralBot:
         self.inputs = int(weights["w1"].shape[0])
         self.rng = rng if rng is not None else random.Random()
         self.expert = ExpertBot(self.rng)
-        self._encoders: dict[Rules, Encoder | None] = {}
+        self.state_input = StateInput()
         self.fallback = False
         """True once it played a game whose observation the weights do not fit (it then plays as the expert)."""
-
-    def encoder(self, rules: Rules) -> Encoder | None:
-        """The observation encoder of ``rules``, or None when the weights do not fit its size."""
-        if rules not in self._encoders:
-            encoder = Encoder(rules)
-            self._encoders[rules] = encoder if encoder.size + history_size(rules) == self.inputs else None
-        return self._encoders[rules]
 
     def choose(self, view: View, moves: Sequence[Move]) -> Move:
         """The move the policy's likeliest actions commit (always one of ``moves``)."""
         if len(moves) == 1:
             return moves[0]
-        encoder = self.encoder(view.rules)
-        if encoder is None:
+        if self.state_input.size(view.rules) != self.inputs:
             self.fallback = True
             return self.expert.choose(view, moves)
+        encoder = self.state_input.encoder(view.rules)
         history = history_features(view)
         params = self.policy.params
 
@@ -149,8 +166,9 @@ def shipped_weights() -> Weights:
 
 
 def neural_bot(rng: random.Random) -> NeuralBot:
-    """``neural`` of :func:`canasta.bots.make_bot` (entry-point group ``canasta.bots``): the shipped weights."""
-    return NeuralBot(shipped_weights(), rng)
+    """``neural-policy`` of :func:`canasta.bots.make_bot` (entry-point group ``canasta.bots``): the shipped weights."""
+    return NeuralBot(shipped_weights(), rng, name="neural-policy")
 
 
-__all__ = ["SHIPPED", "NeuralBot", "history_features", "history_size", "neural_bot", "shipped_weights"]
+__all__ = ["SHIPPED", "NeuralBot", "StateInput", "history_features", "history_size", "neural_bot",
+           "shipped_weights"]

@@ -12,6 +12,13 @@ round by round as the search compares them.
 :class:`QBot` then weighs the same candidates as the search, without a rollout: the
 expert's choice unless the network says another gains more than ``margin`` points.
 
+The network shipped in the package (``canasta/rl/neural-q-classic.npz``, with the margin it
+plays) is the built-in bot ``neural`` (:func:`neural_bot`, found by :func:`canasta.bots.make_bot`
+through the entry-point group ``canasta.bots``); ``q:FILE`` plays a network saved by
+``train_q`` (:func:`q_bot`, local tools only).  Its weights fit games of four players in two
+sides; in other games it plays the expert's moves and says so in its ``fallback`` attribute.
+``docs/neural.md`` has the training command and the strength measured.
+
 >>> import random
 >>> from canasta.state import GameState
 >>> state = GameState.deal("classic", rng=random.Random(2))
@@ -22,9 +29,12 @@ True
 
 from __future__ import annotations
 
+import functools
 import math
+import os
 import random
 from collections.abc import Sequence
+from importlib.resources import as_file, files
 
 import numpy as np
 import numpy.typing as npt
@@ -32,13 +42,16 @@ import numpy.typing as npt
 from ..bots.search import Budget, SearchBot
 from ..cards import KIND, NUM_KINDS, NUM_MELD_RANKS
 from ..moves import ACTIONS, DISCARD, MELD, PILE, Move
-from ..rules import Rules
 from ..views import View
-from .neural import history_features, history_size
-from .observation import Encoder
-from .policy import Adam, MaskedMLP, Weights, read_weights
+from .neural import StateInput
+from .policy import Adam, Weights, read_weights
 
 Array = npt.NDArray[np.float32]
+
+SHIPPED = "neural-q-classic.npz"
+"""The trained network in the package (``canasta/rl/``), with the margin it plays."""
+KEYS = ("ws", "wm", "b1", "w2")
+"""The arrays of a saved network."""
 
 SCALE = 100.0
 """Points per unit of the network's output."""
@@ -103,15 +116,15 @@ class QNet:
         """A copy of the weights."""
         return {k: v.copy() for k, v in self.params.items()}
 
-    def save(self, path: str) -> None:
-        """Write the weights to an ``.npz`` file."""
+    def save(self, path: str, margin: float = 0.0) -> None:
+        """Write the weights to an ``.npz`` file, with the ``margin`` the bot should play them at."""
         p = self.params
-        np.savez(path, ws=p["ws"], wm=p["wm"], b1=p["b1"], w2=p["w2"])
+        np.savez(path, ws=p["ws"], wm=p["wm"], b1=p["b1"], w2=p["w2"], margin=np.float32(margin))
 
     @classmethod
     def open(cls, path: str) -> QNet:
         """The network saved in an ``.npz`` file by :meth:`save`."""
-        return cls.from_weights(read_weights(path, ("ws", "wm", "b1", "w2"), "a saved value network"))
+        return cls.from_weights(read_weights(path, KEYS, "a saved value network"))
 
     def values(self, state: Array, moves: Array) -> Array:
         """The value of each candidate (rows of ``moves``) in one state (its input ``state``), in points."""
@@ -156,27 +169,6 @@ def candidates(searcher: SearchBot, view: View, moves: Sequence[Move]) -> tuple[
     return kept, scores
 
 
-class StateInput:
-    """The seat's input as the ``neural`` policy sees it (observation and history, log-squashed), per rules."""
-
-    def __init__(self) -> None:
-        self._encoders: dict[Rules, Encoder] = {}
-
-    def size(self, rules: Rules) -> int:
-        """How many numbers :meth:`of` gives in a game of these rules."""
-        return self.encoder(rules).size + history_size(rules)
-
-    def encoder(self, rules: Rules) -> Encoder:
-        """The observation encoder of ``rules`` (made once)."""
-        if rules not in self._encoders:
-            self._encoders[rules] = Encoder(rules)
-        return self._encoders[rules]
-
-    def of(self, view: View) -> Array:
-        """The input of ``view``."""
-        return MaskedMLP.features(np.concatenate([self.encoder(view.rules).encode(view), history_features(view)]))
-
-
 class QBot:
     """The expert's choice, or the candidate the network says gains more than ``margin`` points."""
 
@@ -210,4 +202,44 @@ class QBot:
         return kept[best] if gains[best] > self.margin else kept[0]
 
 
-__all__ = ["MOVE_FEATURES", "QBot", "QNet", "StateInput", "candidates", "move_features"]
+def read_player(path: str) -> tuple[Weights, float]:
+    """The weights and margin of a network saved by :meth:`QNet.save`; a one-line :class:`ValueError` if not one."""
+    saved = read_weights(path, (*KEYS, "margin"), "a saved value network")
+    try:
+        margin = float(saved.pop("margin"))
+        QNet.from_weights(saved)  # the shapes fit together
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{path} is not a saved value network ({exc})") from None
+    return saved, margin
+
+
+@functools.lru_cache(maxsize=1)
+def shipped_player() -> tuple[Weights, float]:
+    """The network shipped in the package and its margin (read once per process)."""
+    with as_file(files("canasta.rl").joinpath(SHIPPED)) as path:
+        return read_player(str(path))
+
+
+def neural_bot(rng: random.Random) -> QBot:
+    """``neural`` of :func:`canasta.bots.make_bot` (entry-point group ``canasta.bots``): the shipped network."""
+    weights, margin = shipped_player()
+    return QBot(weights, rng, margin, name="neural")
+
+
+def q_bot(path: str, rng: random.Random, name: str) -> QBot:
+    """``q:FILE`` of :func:`canasta.bots.make_bot` (group ``canasta.file_bots``): a network saved by ``train_q``."""
+    try:
+        stamp = os.stat(path).st_mtime_ns
+    except OSError:
+        raise ValueError(f"no saved value network at {path!r}") from None
+    weights, margin = _saved_player(path, stamp)
+    return QBot(weights, rng, margin, name=name)
+
+
+@functools.lru_cache(maxsize=16)
+def _saved_player(path: str, stamp: int) -> tuple[Weights, float]:
+    return read_player(path)
+
+
+__all__ = ["KEYS", "MOVE_FEATURES", "SHIPPED", "QBot", "QNet", "candidates", "move_features",
+           "neural_bot", "q_bot", "read_player", "shipped_player"]

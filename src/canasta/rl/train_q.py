@@ -23,6 +23,7 @@ True
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import random
 import sys
 import time
@@ -38,7 +39,8 @@ from ..bots.search import SearchBot
 from ..errors import UnknownBotError
 from ..rules import Rules
 from ..state import GameState
-from .qvalue import MOVE_FEATURES, QBot, QNet, StateInput, candidates, move_features
+from .neural import StateInput
+from .qvalue import MOVE_FEATURES, QBot, QNet, move_features
 
 Ints = npt.NDArray[np.int64]
 
@@ -91,8 +93,8 @@ def collect_values(hands: int, seed: int, labeller: str = "search:128:c8", prese
             if len(legal) > 1:
                 move = searcher.choose(view, legal)
                 if searcher.last:  # it weighed several candidates: keep their gains, play the expert's
-                    kept, scores = candidates(searcher, view, legal)
-                    assert [m for m, _, _ in searcher.last] == kept
+                    kept = [m for m, _, _ in searcher.last]
+                    scores = [s for s, _ in searcher.expert.score(view, kept)]
                     first = len(moves)
                     for i, (candidate, mean, _) in enumerate(searcher.last):
                         moves.append(move_features(view, candidate, scores[0] - scores[i], i))
@@ -162,14 +164,20 @@ def versus_expert(net: QNet, deals: int, seed: int, margin: float) -> tuple[floa
     return mean, float(low), float(high)
 
 
+Duel = tuple[float, float, float]
+"""Points a hand against the expert and its 95% interval."""
+Curve = list[tuple[int, float, float, Duel | None]]
+"""Per epoch: held-out error (points²), agreement with the search's best, the duel against the expert if played."""
+
+
 def train(data: QData, held: QData, epochs: int, hidden: int, seed: int, lr: float = 1e-3, batch: int = 64,
           eval_every: int = 0, eval_deals: int = 0, margin: float = 0.0, log: bool = True,
-          net: QNet | None = None) -> tuple[QNet, list[tuple[int, float, float, str]]]:
-    """Fit the network to ``data``; the curve: (epoch, held-out error, agreement with the search, points vs expert)."""
+          net: QNet | None = None) -> tuple[QNet, Curve]:
+    """Fit the network to ``data``; its learning curve (:data:`Curve`)."""
     if net is None:
         net = QNet(int(data.states.shape[1]), hidden, seed)
     order_rng = np.random.default_rng(seed)
-    curve = [(0, *check(net, held), "")]
+    curve: Curve = [(0, *check(net, held), None)]
     start = time.perf_counter()
     for epoch in range(1, epochs + 1):
         order = order_rng.permutation(len(data.states))
@@ -177,15 +185,48 @@ def train(data: QData, held: QData, epochs: int, hidden: int, seed: int, lr: flo
         for i in range(0, len(order), batch):
             part = data.subset(np.sort(order[i:i + batch]))
             net.fit(part.states, part.moves, part.decision, part.base, part.gains, rate)
-        points = ""
+        duel = None
         if eval_every and eval_deals and (epoch % eval_every == 0 or epoch == epochs):
-            mean, lo, hi = versus_expert(net, eval_deals, seed + 7, margin)
-            points = f"{mean:+.0f} ({lo:+.0f} to {hi:+.0f})"
-        curve.append((epoch, *check(net, held), points))
+            duel = versus_expert(net, eval_deals, seed + 7, margin)
+        curve.append((epoch, *check(net, held), duel))
         if log:
-            print(f"epoch {epoch}: held-out error {curve[-1][1]:.0f}, agreement {curve[-1][2]:.3f} {points} "
-                  f"[{time.perf_counter() - start:.0f} s]", file=sys.stderr, flush=True)
+            print(f"epoch {epoch}: held-out error {curve[-1][1]:.0f}, agreement {curve[-1][2]:.3f} "
+                  f"{points_text(duel)} [{time.perf_counter() - start:.0f} s]", file=sys.stderr, flush=True)
     return net, curve
+
+
+def points_text(duel: Duel | None) -> str:
+    """``+28 (+18 to +38)``, or nothing."""
+    return "" if duel is None else f"{duel[0]:+.0f} ({duel[1]:+.0f} to {duel[2]:+.0f})"
+
+
+def plot(curve: Curve, path: str, title: str) -> None:
+    """A PNG of the curve: points a hand against the expert (with intervals) and the held-out error, per epoch."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, points_axis = plt.subplots(figsize=(7, 4), dpi=100)
+    duels = [(epoch, duel) for epoch, _, _, duel in curve if duel is not None]
+    if duels:
+        epochs = [e for e, _ in duels]
+        means = [d[0] for _, d in duels]
+        below = [d[0] - d[1] for _, d in duels]
+        above = [d[2] - d[0] for _, d in duels]
+        points_axis.errorbar(epochs, means, yerr=[below, above], fmt="o-", color="tab:blue", capsize=4,
+                             label="points a hand vs expert (95% interval)")
+    points_axis.axhline(0, color="grey", linewidth=1, linestyle="--")
+    points_axis.set_xlabel("epoch")
+    points_axis.set_ylabel("points a hand vs expert", color="tab:blue")
+    error_axis = points_axis.twinx()
+    error_axis.plot([c[0] for c in curve], [c[1] for c in curve], "s:", color="tab:orange",
+                    label="held-out error")
+    error_axis.set_ylabel("held-out squared error (points²)", color="tab:orange")
+    points_axis.set_title(title)
+    figure.tight_layout()
+    figure.savefig(path)
+    plt.close(figure)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -200,10 +241,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--epochs", type=int, default=10)
     parser.add_argument("--hidden", type=int, default=256)
     parser.add_argument("--lr", type=float, default=1e-3)
-    parser.add_argument("--margin", type=float, default=0.0, help="points a candidate must gain to be played")
+    parser.add_argument("--margin", type=float, default=0.0,
+                        help="points a candidate must gain to be played (saved with the network)")
     parser.add_argument("--eval-every", type=int, default=5, help="epochs between duels against expert (0: none)")
     parser.add_argument("--eval-deals", type=int, default=200)
+    parser.add_argument("--plot", metavar="PNG", help="draw the learning curve here (needs matplotlib)")
     args = parser.parse_args(argv)
+    if args.plot and importlib.util.find_spec("matplotlib") is None:
+        parser.error("--plot needs matplotlib: pip install 'canasta[examples]'")
     start = time.perf_counter()
     if args.collect:
         try:
@@ -229,11 +274,13 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{count - held_count} decisions to train on, {held_count} held out", file=sys.stderr, flush=True)
     net, curve = train(train_part, held_part, args.epochs, args.hidden, args.seed, args.lr,
                        eval_every=args.eval_every, eval_deals=args.eval_deals, margin=args.margin)
-    net.save(args.out)
+    net.save(args.out, args.margin)
     print("| epoch | held-out error (points²) | best candidate as the search's | points/hand vs expert |")
     print("| ---: | ---: | ---: | --- |")
-    for epoch, error, agree, points in curve:
-        print(f"| {epoch} | {error:.0f} | {agree:.3f} | {points} |")
+    for epoch, error, agree, duel in curve:
+        print(f"| {epoch} | {error:.0f} | {agree:.3f} | {points_text(duel)} |")
+    if args.plot:
+        plot(curve, args.plot, f"train_q: {count - held_count} decisions, {args.hidden} hidden, margin {args.margin:g}")
 
 
 if __name__ == "__main__":
