@@ -57,13 +57,10 @@ def test_a_small_network_learns_gains_that_depend_on_state_and_move() -> None:
     assert last_error < 0.2 * first_error and last_agree > first_agree + 0.3
 
 
-def test_with_no_opinion_it_plays_the_experts_move() -> None:
-    net = QNet(inputs=480, hidden=8, seed=0)
-    net.params["w2"][:] = 0.0
-    bot, expert = QBot(net.weights(), random.Random(1)), ExpertBot(random.Random(1))
-    rng = random.Random(5)
-    state = GameState.deal("classic", rng=rng)
-    for _ in range(120):
+def plays_as_the_expert(bot: QBot, state: GameState, steps: int) -> None:
+    """``bot`` chooses the expert's move at every decision of ``steps`` moves from ``state``."""
+    expert = ExpertBot(random.Random(bot.rng.random()))
+    for _ in range(steps):
         if state.is_over:
             break
         view, moves = state.view(state.to_act), list(state.legal_moves())
@@ -72,18 +69,30 @@ def test_with_no_opinion_it_plays_the_experts_move() -> None:
         state.push(move)
 
 
-def test_it_sees_only_its_seats_view() -> None:
-    bot = QBot(QNet(inputs=480, hidden=16, seed=4).weights(), random.Random(1))
-    state = GameState.deal("classic", rng=random.Random(8))
-    for _ in range(60):
+def sees_only_its_view(bot: QBot, state: GameState, steps: int) -> None:
+    """``bot`` chooses the same move in ``state`` and with the hidden cards dealt again, for ``steps`` moves."""
+    for step in range(steps):
         if state.is_over:
             break
         seat = state.to_act
         view = state.view(seat)
-        other = resample(view, random.Random(9))  # the hidden cards dealt again: the same view
+        other = resample(view, random.Random(step))  # the hidden cards dealt again: the same view
         moves = list(state.legal_moves())
         assert bot.choose(view, moves) == bot.choose(other.view(seat), list(other.legal_moves()))
-        state.push(moves[0] if len(moves) == 1 else ExpertBot(random.Random(2)).choose(view, moves))
+        state.push(bot.choose(view, moves))
+
+
+def test_with_no_opinion_it_plays_the_experts_move() -> None:
+    net = QNet(inputs=480, hidden=8, seed=0)
+    net.params["w2"][:] = 0.0
+    plays_as_the_expert(QBot(net.weights(), random.Random(1)), GameState.deal("classic", rng=random.Random(5)), 120)
+
+
+@pytest.mark.parametrize("shipped", [False, True])
+def test_it_sees_only_its_seats_view(shipped: bool) -> None:
+    bot = neural_bot(random.Random(1)) if shipped else QBot(QNet(inputs=480, hidden=16, seed=4).weights(),
+                                                            random.Random(1))
+    sees_only_its_view(bot, GameState.deal("classic", rng=random.Random(8 + shipped)), 80)
 
 
 def test_collected_gains_are_paired_with_the_experts_choice(tmp_path: Path) -> None:
@@ -138,30 +147,10 @@ def test_the_shipped_network_is_neural_and_departs_from_the_expert_where_it_judg
 def test_where_its_weights_do_not_fit_neural_plays_the_experts_moves(preset: str) -> None:
     from canasta.rules import PRESETS
 
-    state = GameState.deal(preset, rng=random.Random(2), sitting_out=0 if PRESETS[preset].sit_out else None)
-    bot, expert = neural_bot(random.Random(3)), ExpertBot(random.Random(3))
-    for _ in range(150):
-        if state.is_over:
-            break
-        view, moves = state.view(state.to_act), list(state.legal_moves())
-        move = bot.choose(view, moves)
-        assert move == expert.choose(view, moves)
-        state.push(move)
+    bot = neural_bot(random.Random(3))
+    plays_as_the_expert(bot, GameState.deal(preset, rng=random.Random(2),
+                                            sitting_out=0 if PRESETS[preset].sit_out else None), 150)
     assert bot.fallback
-
-
-def test_the_shipped_network_sees_only_its_seats_view() -> None:
-    bot = neural_bot(random.Random(1))
-    state = GameState.deal("classic", rng=random.Random(12))
-    for step in range(80):
-        if state.is_over:
-            break
-        seat = state.to_act
-        view = state.view(seat)
-        other = resample(view, random.Random(step))
-        moves = list(state.legal_moves())
-        assert bot.choose(view, moves) == bot.choose(other.view(seat), list(other.legal_moves()))
-        state.push(bot.choose(view, moves))
 
 
 def test_a_trained_network_is_saved_with_its_margin_and_plays_as_q_file(
