@@ -129,7 +129,24 @@ def test_json_and_markdown(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and out.startswith("# The computer players' strength, measured")
     assert ("canasta ladder --preset two-player --bots random,basic --deals 2 --seed 1 --workers 1 --markdown "
             "> docs/strength.md") in out
-    assert "## two-player" in out and "| `basic` |" in out and "| Master (`master`) | `search:300ms` |" in out
+    assert "## two-player" in out and "| `basic` |" in out and "| Master (`master`) | `search:100ms` |" in out
+
+
+def test_the_documents_command_names_the_build_it_ran(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A time budget buys more rollouts compiled: docs/strength.md's command says which build made it."""
+    import argparse
+
+    import canasta.buildinfo
+    from canasta.cli.ladder import command_line
+
+    args = argparse.Namespace(all_presets=True, preset=None, set=[], bots="basic,master", matches=None, deals=50,
+                              slow_deals=10, slow_vs="basic", slow_presets=None, anchor=None, seed=4, workers=2,
+                              backend="local")
+    monkeypatch.setattr(canasta.buildinfo, "build", lambda: "interpreted")
+    assert command_line(args) == ("canasta ladder --all-presets --bots basic,master --deals 50 --slow-deals 10 "
+                                  "--slow-vs basic --seed 4 --workers 2 --markdown")
+    monkeypatch.setattr(canasta.buildinfo, "build", lambda: "compiled (mypyc)")
+    assert command_line(args).startswith("make compiled && PYTHONPATH=build/compiled/lib canasta ladder --all-presets ")
 
 
 def test_all_presets_leave_slow_bots_out_where_asked(capsys: pytest.CaptureFixture[str]) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import random
+import re
 from importlib.metadata import entry_points
 
 import pytest
@@ -30,7 +31,7 @@ from canasta.rules import Rules
 def test_the_four_levels_weakest_first() -> None:
     assert [(level.name, level.kind, level.bot) for level in LEVELS] == [
         ("Beginner", "beginner", "basic"), ("Club", "club", "expert:risk_weight=0"), ("Expert", "expert", "expert"),
-        ("Master", "master", "search:300ms")]
+        ("Master", "master", "search:100ms")]
     for level in LEVELS:
         assert level.strength and level.strength[0].islower() and not level.strength.endswith(".")
 
@@ -43,7 +44,7 @@ def test_each_level_makes_its_bot() -> None:
     expert = make_bot("EXPERT", random.Random(1))
     assert isinstance(expert, ExpertBot) and expert.params_of(classic) == ExpertParams()
     master = make_bot("master", random.Random(1))
-    assert isinstance(master, SearchBot) and master.budget == Budget(seconds=0.3) and master.slow
+    assert isinstance(master, SearchBot) and master.budget == Budget(seconds=0.1) and master.slow
     for level in LEVELS:  # and each plays a legal move from a view
         assert find_level(level.name.upper()) == level
         assert type(make_bot(level.kind)) is type(make_bot(level.bot))
@@ -94,3 +95,41 @@ def test_canasta_bots_lists_levels_and_bots(capsys: pytest.CaptureFixture[str]) 
         assert f"  {name}" in out and BOT_TEXT[name] in out
     help_text = main(["play", "--help"]) == 0 and " ".join(capsys.readouterr().out.split())
     assert help_text and "beginner, club, expert, master" in help_text
+
+
+def classic_pairs() -> dict[tuple[str, str], tuple[int, int, int, float]]:
+    """docs/strength.md's classic pairs: (A, B) -> A's points a hand over B, its 95% interval, deals won by A."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "strength.md").read_text(encoding="utf-8")
+    classic = text.split("\n## classic\n", 1)[1].split("\n## ", 1)[0]
+    pairs = {}
+    for row in re.finditer(r"^\| `([^`]+)` \| `([^`]+)` \| \d+ \| ([+-]?\d+) \| ([+-]?\d+) to ([+-]?\d+) \| "
+                           r"(\d+)% \|", classic, re.MULTILINE):
+        a, b, diff, low, high, won = row.groups()
+        pairs[(a, b)] = (int(diff), int(low), int(high), int(won) / 100)
+        pairs[(b, a)] = (-int(diff), -int(high), -int(low), 1 - int(won) / 100)
+    return pairs
+
+
+def test_each_levels_sentence_is_the_ladders_classic_table() -> None:
+    """The strength in words (lobby, canasta bots) says what docs/strength.md measured, rounded to tens."""
+    pairs = classic_pairs()
+    named = {level.name: level.kind if any(level.kind == a for a, _ in pairs) else level.bot for level in LEVELS}
+    checked = 0
+    for level in LEVELS:
+        me, last = named[level.name], ""
+        for clause in re.finditer(r"(\d+) (?:points a hand )?(ahead of|behind) (\w+)(?: \(95% interval "
+                                  r"([+-]\d+) to ([+-]\d+)\))?|wins (\d+) deals in 10 against (\w+)", level.strength):
+            points, way, other, low, high, wins, against = clause.groups()
+            if points is not None:
+                last = other
+                diff, lo, hi, _ = pairs[(me, named[other])]
+                assert abs(int(points) * (1 if way == "ahead of" else -1) - diff) <= 10, (level.name, clause[0])
+                if low is not None:
+                    assert (int(low), int(high)) == (lo, hi), (level.name, clause[0])
+            else:
+                won = pairs[(me, named[last if against == "it" else against])][3]
+                assert abs(int(wins) / 10 - won) <= 0.06, (level.name, clause[0])
+            checked += 1
+    assert checked >= 7

@@ -46,15 +46,19 @@ LEVELS: tuple[Level, ...] = (
     Level("Expert", "expert",
           "strategy-book play, counting every card seen: 180 points a hand ahead of Beginner, and wins 7 "
           "deals in 10 against it"),
-    Level("Master", "search:300ms",
-          "the expert plus 300 ms of simulated deals a move: about 140 points a hand ahead of Expert "
-          "(95% interval +45 to +235), and wins 6 deals in 10 against it"),
+    Level("Master", "search:100ms",
+          "the expert plus 100 ms of simulated deals a move: about 150 points a hand ahead of Expert "
+          "(95% interval +61 to +248), and wins 6 deals in 10 against it"),
 )
 """The levels, weakest first.  The sentences are the pairs of ``docs/strength.md`` (classic, seed 16:
-600 deals a pair, 100 for Master; measured on a 2-core machine at load 0.4, where 300 ms buys
-fewer simulated deals than on a faster one).  Every level plays each game with the expert's parameters
-tuned for it (:func:`canasta.bots.expert.params_for`); Club changes those, so it stays below Expert in
-every game (the table of each preset in ``docs/strength.md``)."""
+600 deals a pair, 100 for Master; measured with the compiled build that ``make play`` serves, on a
+2-core machine at load 1.2, where 100 ms buys about 35 simulated deals a move, fewer than on a faster
+one).  Master was ``search:300ms`` before: at four candidate moves more time bought nothing
+measurable (``docs/search.md``), and 100 ms answers a meld turn three times sooner.  Every level
+plays each game with the expert's parameters tuned for it (:func:`canasta.bots.expert.params_for`);
+Club changes those, so it stays below Expert in every game, and Master searches with them, so it
+stays above Expert in every game (the table of each preset in ``docs/strength.md``).  In
+six-player-two-teams Club plays no better than Beginner (-7 points a hand, interval -38 to +24)."""
 
 BOT_TEXT: dict[str, str] = {
     "random": "chooses uniformly among the legal moves",

@@ -159,7 +159,7 @@ def markdown(reports: Sequence[dict[str, Any]], command: str, load: float | None
         "",
         f"Machine: {_machine()}"
         + (f"; load average {load:.1f} when it started" if load is not None else "")
-        + f". The whole document took {seconds / 60:.1f} minutes. Time budgets (`search:300ms`) and decision "
+        + f". The whole document took {seconds / 60:.1f} minutes. Time budgets (`search:100ms`) and decision "
         "times depend on the machine and its load (the load average above; the workers share its cores), "
         "so a time budget buys fewer simulated deals on a slower or busier machine; rollout budgets "
         "(`search:16`) play the same whatever the machine.",
@@ -221,8 +221,12 @@ def _machine() -> str:
 
 
 def command_line(args: argparse.Namespace) -> str:
-    """The ``canasta ladder`` command that makes these results again."""
-    parts = ["canasta ladder", "--all-presets" if args.all_presets else f"--preset {args.preset or 'classic'}"]
+    """The ``canasta ladder`` command that makes these results again (with the compiled build when it ran)."""
+    from ..buildinfo import build
+
+    compiled = build() != "interpreted"
+    parts = ["make compiled && PYTHONPATH=build/compiled/lib canasta ladder" if compiled else "canasta ladder",
+             "--all-presets" if args.all_presets else f"--preset {args.preset or 'classic'}"]
     parts += [f"--set {s}" for s in args.set]
     parts.append(f"--bots {args.bots}")
     if args.matches is not None:
