@@ -41,7 +41,10 @@ How to read the figures:
   ``moves/s`` is the server's capacity; latency targets are for a human-like ``--think``.
 - ``--abuse``: beside the normal tables, hostile clients from another loopback address
   (``127.0.0.2`` and ``.3``; the server started here trusts ``127.0.0.1``, the normal tables' address, so
-  only the abusers meet the rate limits): a hint-and-ping flood on one websocket, table creation
+  only the abusers meet the rate limits): a hint-and-ping flood on one websocket, one seat on two
+  websockets asking to ``resolve`` a 23-card hand with nine wild cards (20 at once from each, then 5 a
+  second from each; ``resolve``), one seat on 20 websockets writing chat lines at each one's rate
+  (``chat``), table creation
   as fast as answers come, 1 GB declared bodies and streamed oversized bodies, slow clients that
   send a request's headers a byte at a time, websockets that never say ``hello``, and PDF
   requests in a loop, all in a process of their own.  ``abuse`` reports what they were answered;
@@ -476,6 +479,97 @@ async def _abuse_flood(base: str, ws_base: str, answers: Counter[str], stop: asy
             reader.cancel()
 
 
+BIG_HAND = {"preset": "two-player", "options": {"decks": 3, "hand_size": 21}, "seed": 476,
+            "seats": [{"kind": "expert"}, {"kind": "human"}]}
+"""A one-person table whose person (seat 1, first to act) is dealt 21 cards with nine wild cards: after the
+draw, a ``resolve`` of all 23 cards tries thousands of ways to place the wild cards (about 0.1 s of CPU)."""
+
+
+async def _abuse_resolve(base: str, ws_base: str, answers: Counter[str], stop: asyncio.Event) -> None:
+    """One seat on two connections that asks to ``resolve`` its whole big hand: a burst of 20 from each,
+    then 5 a second from each (the documented rate of one connection)."""
+    transport = httpx.AsyncHTTPTransport(local_address=ABUSER)
+    async with httpx.AsyncClient(base_url=base, trust_env=False, timeout=10, transport=transport) as http:
+        created = (await http.post("/api/tables", json=BIG_HAND)).json()
+    token = created["seats"][1]["token"]
+    url = f"{ws_base}/ws/{created['table']}"
+    async with connect(url, local_addr=(ABUSER, 0), max_size=2**22) as one, \
+            connect(url, local_addr=(ABUSER, 0), max_size=2**22) as two:
+        for ws in (one, two):
+            await ws.send(json.dumps({"type": "hello", "token": token}))
+        state: dict[str, Any] = {}
+        ready = asyncio.Event()
+
+        async def read(ws: ClientConnection, drawer: bool) -> None:
+            async for text in ws:
+                message = json.loads(text)
+                if message["type"] == "state":
+                    state.update(message)
+                    if drawer and "draw" in message["legal"]:
+                        await ws.send(json.dumps({"type": "move", "move": "draw", "state": message["state"]}))
+                    elif any(move.startswith("discard") for move in message["legal"]):
+                        ready.set()
+                elif message["type"] in ("moves", "error"):
+                    answers[f"resolve {message.get('error', message['type'])}"] += 1
+
+        readers = [asyncio.create_task(read(one, True)), asyncio.create_task(read(two, False))]
+        try:
+            await asyncio.wait_for(ready.wait(), 30)
+            hand = [card for card in state["view"]["hand"] if card not in ("3H", "3D")]
+            wild = [card for card in hand if card == "JK" or card[0] == "2"]
+            ranks = Counter(card[:-1] for card in hand if card not in wild)
+            pairs = wild + [card for card in hand if card not in wild and ranks[card[:-1]] >= 2]
+            asks = [json.dumps({"type": "resolve", "cards": hand, "action": "meld", "state": state["state"]}),
+                    # every wild card with the pairs, as a pile taken after the draw: the costliest refusal found
+                    json.dumps({"type": "resolve", "cards": pairs, "action": "pile", "state": state["state"]})]
+            for ws in (one, two):
+                for index in range(20):
+                    await ws.send(asks[index % 2])
+            sent = 0
+            while not stop.is_set():
+                await asyncio.sleep(0.2)
+                sent += 1
+                for ws in (one, two):
+                    await ws.send(asks[sent % 2])
+        finally:
+            for reader in readers:
+                reader.cancel()
+
+
+async def _abuse_chat(base: str, ws_base: str, answers: Counter[str], stop: asyncio.Event,
+                      connections: int = 20) -> None:
+    """One seat on 20 connections writing chat lines of 290 characters, each at a connection's documented
+    rate (a burst of 5, then one a second)."""
+    transport = httpx.AsyncHTTPTransport(local_address=ABUSER)
+    async with httpx.AsyncClient(base_url=base, trust_env=False, timeout=10, transport=transport) as http:
+        created = (await http.post("/api/tables", json={"preset": "two-player",
+                                                        "seats": [{"kind": "human"}] * 2})).json()
+    url, token = f"{ws_base}/ws/{created['table']}", created["seats"][0]["token"]
+    line = json.dumps({"type": "chat", "text": "spam " * 58})
+
+    async def one() -> None:
+        async with connect(url, local_addr=(ABUSER, 0), max_size=2**22) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": token}))
+
+            async def read() -> None:
+                async for text in ws:
+                    message = json.loads(text)
+                    if message["type"] == "ack" or message["type"] == "error":
+                        answers[f"chat {message.get('error', 'ack')}"] += 1
+
+            reader = asyncio.create_task(read())
+            try:
+                for _ in range(5):
+                    await ws.send(line)
+                while not stop.is_set():
+                    await asyncio.sleep(1)
+                    await ws.send(line)
+            finally:
+                reader.cancel()
+
+    await asyncio.gather(*(one() for _ in range(connections)))
+
+
 async def _abuse_idle(ws_base: str, answers: Counter[str], stop: asyncio.Event, count: int = 100) -> None:
     """Websockets that never say hello, opened again as soon as the server closes them."""
     async def one() -> None:
@@ -514,24 +608,33 @@ async def _abuse_slow(base: str, answers: Counter[str], stop: asyncio.Event, cou
     await asyncio.gather(*(one() for _ in range(count)))
 
 
-async def abuse(base: str, ws_base: str, answers: Counter[str], stop: asyncio.Event) -> None:
-    """Every abusive client at once until ``stop``."""
-    tasks = [_abuse_http(base, answers, stop), _abuse_flood(base, ws_base, answers, stop),
-             _abuse_idle(ws_base, answers, stop), _abuse_slow(base, answers, stop)]
-    results = await asyncio.gather(*tasks, return_exceptions=True)
+ABUSERS = ("http", "flood", "resolve", "chat", "idle", "slow")
+"""The abusive clients by name (``--abuse NAME,NAME``; ``--abuse`` alone: all of them)."""
+
+
+async def abuse(base: str, ws_base: str, answers: Counter[str], stop: asyncio.Event,
+                which: tuple[str, ...] = ABUSERS) -> None:
+    """The abusive clients named in ``which``, all at once until ``stop``."""
+    runs = {"http": lambda: _abuse_http(base, answers, stop),
+            "flood": lambda: _abuse_flood(base, ws_base, answers, stop),
+            "resolve": lambda: _abuse_resolve(base, ws_base, answers, stop),
+            "chat": lambda: _abuse_chat(base, ws_base, answers, stop),
+            "idle": lambda: _abuse_idle(ws_base, answers, stop),
+            "slow": lambda: _abuse_slow(base, answers, stop)}
+    results = await asyncio.gather(*(runs[name]() for name in which), return_exceptions=True)
     for result in results:
         if isinstance(result, BaseException) and not isinstance(result, asyncio.CancelledError):
             answers[f"abuser stopped: {type(result).__name__}"] += 1
 
 
-def _abuse_process(base: str, ws_base: str, seconds: float, out: Any) -> None:
+def _abuse_process(base: str, ws_base: str, seconds: float, out: Any, which: tuple[str, ...] = ABUSERS) -> None:
     """The abusers in a process of their own (its own event loop and CPU share, as real abusers would have),
     for ``seconds``; what they were answered goes back through ``out``."""
 
     async def run() -> Counter[str]:
         answers: Counter[str] = Counter()
         stop = asyncio.Event()
-        task = asyncio.create_task(abuse(base, ws_base, answers, stop))
+        task = asyncio.create_task(abuse(base, ws_base, answers, stop, which))
         await asyncio.sleep(seconds)
         stop.set()
         task.cancel()
@@ -573,7 +676,7 @@ async def measure(args: argparse.Namespace, base: str, server_pid: int | None) -
             context = multiprocessing.get_context("spawn")
             abuse_out = context.Queue()
             abusers = context.Process(target=_abuse_process, daemon=True,
-                                      args=(base, ws_base, args.warmup + args.seconds, abuse_out))
+                                      args=(base, ws_base, args.warmup + args.seconds, abuse_out, args.abuse))
             abusers.start()
         await asyncio.sleep(args.warmup)
         probe = asyncio.create_task(probe_loop(stats))
@@ -703,9 +806,14 @@ def main(argv: list[str] | None = None) -> int:
                         help="the match target (1000 to 10000; default the preset's): low ends matches sooner")
     parser.add_argument("--seed", type=int, help="seed of the clients' random choices")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--abuse", action="store_true",
-                        help="run abusive clients from 127.0.0.2 beside the normal tables (see above)")
+    parser.add_argument("--abuse", nargs="?", const=",".join(ABUSERS), default="", metavar="NAMES",
+                        help="run abusive clients from 127.0.0.2 beside the normal tables (see above): all of them, "
+                             f"or those named ({', '.join(ABUSERS)}; comma-separated)")
     args = parser.parse_args(argv)
+    names = tuple(name for name in args.abuse.split(",") if name.strip())
+    if unknown := [name for name in names if name not in ABUSERS]:
+        parser.error(f"unknown abuser {unknown[0]!r} (known: {', '.join(ABUSERS)})")
+    args.abuse = names
     if args.tables < 1 or args.seconds <= 0 or args.warmup < 0 or args.think < 0:
         parser.error("--tables must be 1 or more, --seconds more than 0, --warmup and --think 0 or more")
     if args.seed is not None:

@@ -686,9 +686,13 @@ def moves_using(state: GameState, seat: int, cards: Sequence[int], action: str) 
     return resolve(state, seat, cards, action)[0]
 
 
-def resolve(state: GameState, seat: int, cards: Sequence[int], action: str) -> tuple[list[Move], str | None]:
+def resolve(state: GameState, seat: int, cards: Sequence[int], action: str,
+            shortcut: bool = True) -> tuple[list[Move], str | None]:
     """:func:`moves_using`, and when nothing fits, the rules' sentence for the first grouping tried
-    (ending with that move, as :meth:`GameState.check <canasta.state.GameState.check>` words it)."""
+    (ending with that move, as :meth:`GameState.check <canasta.state.GameState.check>` words it).
+
+    ``shortcut`` stops after the first grouping when no grouping can fit (a rank too short for a new meld);
+    False tries them all (the same answer, for tests)."""
     if state.is_over or state.to_act != seat:
         return [], "it is not your turn"
     held = held_reason(state, seat, cards)
@@ -734,7 +738,11 @@ def resolve(state: GameState, seat: int, cards: Sequence[int], action: str) -> t
     lead = KIND[state.pile[-1]] if action == PILE else -1  # the top card's group comes first, as legal_moves writes it
     found: list[Move] = []
     first: list[str] = []
-    budget = [RESOLVE_LIMIT]
+    # A rank with one natural card and no meld of it on the side's table is a new meld too short in every
+    # grouping: the first grouping's sentence is the answer, without trying the thousands that follow it.
+    doomed = shortcut and any(r != BLACK_THREE and state.melds[side][r] is None and len(codes) + (r == lead) < 2
+                              for r, codes in naturals.items())
+    budget = [1 if doomed else RESOLVE_LIMIT]
 
     def place(i: int, start: int, shares: dict[int, list[int]]) -> None:
         if budget[0] <= 0:

@@ -7,9 +7,9 @@ import random
 import pytest
 
 from canasta import GameState, from_position
-from canasta.cards import parse_cards
+from canasta.cards import JOKER_KIND, KIND, TWO, parse_cards
 from canasta.judge import kind_groups
-from canasta.legal import moves_using
+from canasta.legal import moves_using, resolve
 from canasta.moves import DISCARD, MELD, PILE
 from canasta.rules import PRESETS
 
@@ -88,3 +88,30 @@ def test_every_missing_action_has_the_engines_reason(preset: str) -> None:
                     assert not any(f" {t}" in f" {why}".replace(",", " ").replace(":", " ") for t in hidden
                                    if len(t) == 2 and t not in ("JK",)), why
             state.play(rng.choice(list(state.legal_moves())))
+
+
+@pytest.mark.parametrize("preset", ["classic", "two-player", "three-player"])
+def test_the_shortcut_for_a_rank_too_short_gives_the_same_answer(preset: str) -> None:
+    """Selections of every wild card in hand with a few naturals, some of a rank held once: resolving them
+    with the shortcut gives the answer of trying every grouping, word for word."""
+    rng = random.Random(f"shortcut:{preset}")
+    compared = 0
+    for hand in range(40):
+        state = GameState.deal(preset, dealer=hand % PRESETS[preset].players, rng=rng)
+        for _ in range(rng.randrange(0, 30)):
+            if state.is_over:
+                break
+            state.play(rng.choice(list(state.legal_moves())))
+        if state.is_over:
+            continue
+        seat = state.to_act
+        held = list(state.hand(seat))
+        wilds = [c for c in held if KIND[c] in (TWO, JOKER_KIND)]
+        naturals = [c for c in held if c not in wilds]
+        for _ in range(4):
+            cards = wilds[:rng.randrange(0, 4)] + rng.sample(naturals, min(len(naturals), rng.randrange(1, 6)))
+            for action in (MELD, PILE):
+                fast, slow = resolve(state, seat, cards, action), resolve(state, seat, cards, action, shortcut=False)
+                assert [str(m) for m in fast[0]] == [str(m) for m in slow[0]] and fast[1] == slow[1]
+                compared += 1
+    assert compared >= 200

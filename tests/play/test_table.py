@@ -72,6 +72,8 @@ def test_the_house_deals_only_at_a_table_without_people() -> None:
         else:
             mixed.play_bot()
     assert mixed.bot_to_act(deal=True) is None  # a person deals the next hand there
+    mixed.stand_ins.add(0)
+    assert mixed.bot_to_act(deal=True) is None  # even with their seat left to the computer (protocol.md)
 
 
 def test_bots_are_seeded_per_hand_from_the_seed_and_choose_from_the_view() -> None:

@@ -36,7 +36,6 @@ from canasta.match import Match
 from canasta.moves import Move
 from canasta.rules import Rules
 from canasta.views import make_view, public_view
-from canasta.web import app as app_module
 from canasta.web.app import create_app
 from canasta.web.limits import Limits
 
@@ -236,14 +235,11 @@ def chat_check(conns: dict[int | None, Seat], rng: random.Random) -> None:
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     db = Path(tmp_path_factory.mktemp("leaks")) / "leaks.sqlite3"
-    burst = app_module.RESOLVES_BURST
-    app_module.RESOLVES_BURST = 10**6  # these games ask far faster than a person
-    try:
-        limits = Limits(messages_burst=10**6)  # and send far more messages a second
-        with TestClient(create_app(str(db), bot_delay=0, clock=0.05, limits=limits)) as c:
-            yield c
-    finally:
-        app_module.RESOLVES_BURST = burst
+    # these games ask, write and send far faster than a person
+    limits = Limits(messages_burst=10**6, resolves_burst=10**6, work_burst=10**6, chats_burst=10**6,
+                    chats_per_address_burst=10**6)
+    with TestClient(create_app(str(db), bot_delay=0, clock=0.05, limits=limits)) as c:
+        yield c
 
 
 def play_table(client: TestClient, rules: Rules, kinds: list[str], seed: int, moves: int) -> Message:

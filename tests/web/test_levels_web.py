@@ -65,7 +65,7 @@ def test_a_search_hint_is_thought_in_the_cpu_pool(client: TestClient, monkeypatc
         ws.send_json({"type": "hint", "state": state["state"], "id": 1})
         answer = receive_until(ws, lambda m: m["type"] in ("hint", "error"))
     assert answer["type"] == "hint" and answer["move"] in state["legal"] and answer["reason"].endswith(".")
-    assert pooled == ["hint"]
+    assert pooled == ["_hint"]  # the view, the legal moves and the search, off the event loop
 
 
 # -- the lobby in a browser ---------------------------------------------------------------------

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from ..bots import find_level, make_bot
 from ..errors import CanastaError, SeatError
 from ..rules import Rules
+from ..text.clean import TextRefused, clean_text
 
 HUMAN = "human"
 """The kind of a seat played by a person."""
@@ -111,7 +112,7 @@ def _parse_one(index: int, spec: SeatSpec, files: bool) -> tuple[str, str | None
             raise SeatError(f"seat {index} must be an object with a kind (human or a computer player)")
         kind = HUMAN if kind_value.strip().lower() in HUMAN_WORDS else kind_value.strip()
         if name_value is not None and not isinstance(name_value, str):
-            raise SeatError(f"seat {index}: a name is printable text of at most {MAX_NAME} characters")
+            raise SeatError(f"seat {index}: a name is text of at most {MAX_NAME} characters")
         name = _check_name(index, name_value) if name_value else None
         if kind == HUMAN:
             return HUMAN, name
@@ -130,7 +131,8 @@ def _parse_one(index: int, spec: SeatSpec, files: bool) -> tuple[str, str | None
 
 
 def _check_name(index: int, name: str) -> str | None:
-    name = name.strip()
-    if len(name) > MAX_NAME or not name.isprintable():
-        raise SeatError(f"seat {index}: a name is printable text of at most {MAX_NAME} characters")
-    return name or None
+    """The name on one line (:func:`canasta.text.clean.clean_text`); None when it is only spaces."""
+    try:
+        return clean_text(name, f"seat {index}: a name", MAX_NAME, least=0) or None
+    except TextRefused as exc:
+        raise SeatError(str(exc)) from None

@@ -162,16 +162,17 @@ class Table:
     def bot_to_act(self, deal: bool = False) -> int | None:
         """The computer player's seat that acts now, or None.
 
-        With ``deal``, :data:`HOUSE` when a hand is over at a table no person sits at (or every
-        person left their seat to the computer) and the match goes on (a server deals it; a
-        screen waits for its watcher instead).
+        With ``deal``, :data:`HOUSE` when a hand is over at a table no person sits at and the
+        match goes on (a server deals it; a screen waits for its watcher instead).  Where people
+        sit, one of them deals, even when every one left their seat to the computer
+        (docs/protocol.md: at least one person says ``ready``).
         """
         match = self.match
         if match.is_over or not match.hands:
             return None
         state = match.state
         if state.is_over:
-            return HOUSE if deal and all(h in self.stand_ins for h in self.humans) else None
+            return HOUSE if deal and not self.humans else None
         return state.to_act if self.is_bot(state.to_act) else None
 
     # -- moves --------------------------------------------------------------------------

@@ -23,7 +23,17 @@ from fastapi.staticfiles import StaticFiles
 
 from ..play import HUMAN
 from . import pool as cpu_pool
-from .limits import BodyTooLarge, Limits, RateLimiter, check_table_request, client_key, read_body, retry_after
+from .limits import (
+    BodyTooLarge,
+    Guards,
+    Limits,
+    RateLimiter,
+    Waiting,
+    check_table_request,
+    client_key,
+    read_body,
+    retry_after,
+)
 from .protocol import ProtocolError, dumps, parse_client_message, setup_message, state_message
 from .scorekeeper import router as scorekeeper_router
 from .scorekeeper import sheet_rules
@@ -53,14 +63,17 @@ the same deals every run).  Never set it on a server people play on: the deals w
 class WebSocketConnection:
     """A websocket with its own send queue, so a slow client never holds up a table."""
 
-    def __init__(self, ws: WebSocket) -> None:
+    def __init__(self, ws: WebSocket, address: str = "unknown", guards: Guards | None = None) -> None:
         self.ws = ws
+        self.address = address
+        """The peer address: what the per-address limits count against."""
+        self.guards = guards
+        """The per-seat and per-address limits (None: a trusted address, not limited)."""
         self.seat: int | None = None
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.writer = asyncio.get_running_loop().create_task(self._write())
         self.hints: RateLimiter | None = None
         self.resolves: RateLimiter | None = None
-        self.chats: RateLimiter | None = None
 
     def send(self, text: str) -> None:
         """Queue one message."""
@@ -151,7 +164,8 @@ def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7, follow: floa
     app.state.table_rate = RateLimiter(limits.tables_per_minute / 60, limits.tables_burst)
     app.state.pdf_rate = RateLimiter(limits.pdfs_per_second, limits.pdfs_burst)
     app.state.score_rate = RateLimiter(limits.scores_per_second, limits.scores_burst)
-    pending: dict[str, int] = {}  # websockets that have not said hello, by address ("": all)
+    guards = Guards(limits)
+    waiting_sockets = Waiting(limits)
 
     def service() -> TableService:
         svc: TableService = app.state.service
@@ -242,39 +256,32 @@ def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7, follow: floa
     async def play(ws: WebSocket, table_id: str) -> None:
         await ws.accept()
         address = ws.client.host if ws.client is not None else "unknown"
-        crowded = address not in limits.trusted and pending.get(address, 0) >= limits.pending_per_client
-        if crowded or pending.get("", 0) >= limits.pending_sockets:
-            await ws.send_text(dumps(ProtocolError("busy", "too many connections are waiting; try again soon")
-                                     .to_message()))
+        evicted = asyncio.Event()
+        ticket = waiting_sockets.enter(address, evicted.set)
+        if ticket is None:
+            await ws.send_text(dumps(BUSY.to_message()))
             await ws.close(1013)
             return
-        pending[""] = pending.get("", 0) + 1
-        pending[address] = pending.get(address, 0) + 1
         waiting = True
 
         def done_waiting() -> None:
-            for key in ("", address):
-                pending[key] -= 1
-                if not pending[key]:
-                    del pending[key]
+            waiting_sockets.leave(address, ticket)
 
-        conn = WebSocketConnection(ws)
+        trusted = address in limits.trusted  # a trusted address (a load tester, the tests' browser) is not limited
+        conn = WebSocketConnection(ws, address, None if trusted else guards)
         flood: RateLimiter | None = None
-        if address not in limits.trusted:  # a trusted address (a load tester, the tests' browser) is not limited
+        if not trusted:
             flood = RateLimiter(limits.messages_per_second, limits.messages_burst, keys=1)
             conn.hints = RateLimiter(limits.hints_per_second, limits.hints_burst, keys=1)
-            conn.resolves = RateLimiter(RESOLVES_PER_SECOND, RESOLVES_BURST, keys=1)
-            conn.chats = RateLimiter(CHATS_PER_SECOND, CHATS_BURST, keys=1)
+            conn.resolves = RateLimiter(limits.resolves_per_second, limits.resolves_burst, keys=1)
         table: ServedTable | None = None
         deadline = asyncio.get_running_loop().time() + limits.hello_timeout
         try:
             while True:
                 if waiting:
-                    left = deadline - asyncio.get_running_loop().time()
-                    try:
-                        frame = await asyncio.wait_for(ws.receive(), max(left, 0.001))
-                    except TimeoutError:
-                        conn.send_message(ProtocolError(
+                    frame = await _first_frame(ws, evicted, deadline - asyncio.get_running_loop().time())
+                    if frame is None:
+                        conn.send_message(BUSY.to_message() if evicted.is_set() else ProtocolError(
                             "bad_token", f"say hello with your seat's token within {limits.hello_timeout:g}s")
                             .to_message())
                         break
@@ -310,10 +317,25 @@ def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7, follow: floa
     return app
 
 
-RESOLVES_PER_SECOND, RESOLVES_BURST = 5.0, 20
-"""``resolve`` requests a connection may make: a burst, then so many a second (each judges a few groupings)."""
-CHATS_PER_SECOND, CHATS_BURST = 1.0, 5
-"""Chat lines a connection may send: a burst, then one a second."""
+BUSY = ProtocolError("busy", "too many connections are waiting; try again soon")
+
+
+async def _first_frame(ws: WebSocket, evicted: asyncio.Event, seconds: float) -> Any:
+    """The next frame of a socket that has not said hello yet; None when its time is up or a newcomer took its
+    place (``evicted``)."""
+    receive = asyncio.ensure_future(ws.receive())
+    evict = asyncio.ensure_future(evicted.wait())
+    try:
+        done, _ = await asyncio.wait({receive, evict}, timeout=max(seconds, 0.001),
+                                     return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        evict.cancel()
+    if receive in done:
+        return receive.result()
+    receive.cancel()
+    with contextlib.suppress(asyncio.CancelledError, Exception):
+        await receive
+    return None
 
 
 async def _answer(svc: TableService, conn: WebSocketConnection, table: ServedTable | None, table_id: str,
@@ -337,8 +359,12 @@ async def _answer(svc: TableService, conn: WebSocketConnection, table: ServedTab
             if found is None:
                 raise ProtocolError("no_table", "there is no table here; ask for a new link")
             seat = await svc.seat_of(found, message["token"])
-            if table is not None:
+            if table is not None and conn in table.connections:  # a second hello: the seat it held is left
                 table.connections.discard(conn)
+                table.connection_changed(conn.seat)  # its away clock starts when that was its last connection
+                svc.presence_soon(table, conn.seat)
+                if table is not found:
+                    svc.broadcast(table)
             await svc.come_back(found, seat)  # a seat taken over while its person was away is theirs again
             conn.seat = seat
             found.connections.add(conn)  # no await from here to the welcome: it is the first message
@@ -357,22 +383,11 @@ async def _answer(svc: TableService, conn: WebSocketConnection, table: ServedTab
             token = await renew_seat(svc, table, conn)
             conn.send_message({"type": "renewed", "token": token, "link": f"/t/{table.id}#{token}", "id": request_id})
             return table
-        if kind == "hint":
-            if conn.hints is not None and (wait := conn.hints.take(0)):
-                raise ProtocolError("rate_limited", f"too many hints; ask again in {retry_after(wait)}s")
-            move, reason = await svc.hint(table, conn.seat, message["state"])
-            conn.send_message({"type": "hint", "move": move, "reason": reason, "id": request_id})
-            return table
-        if kind == "resolve":
-            if conn.resolves is not None and (wait := conn.resolves.take(0)):
-                raise ProtocolError("rate_limited", f"too many resolves; ask again in {retry_after(wait)}s")
-            moves, why = svc.resolve(table, conn.seat, message.get("cards", []), message["action"],
-                                     message["state"])
-            conn.send_message({"type": "moves", "action": message["action"], "moves": moves, "reason": why,
-                               "state": message["state"], "id": request_id})
+        if kind in ("hint", "resolve"):
+            await _work(svc, conn, table, message)
             return table
         if kind == "chat":
-            if conn.chats is not None and (wait := conn.chats.take(0)):
+            if conn.guards is not None and (wait := conn.guards.chat(table.id, conn.seat, conn.address)):
                 raise ProtocolError("rate_limited", f"too many chat lines; write again in {retry_after(wait)}s")
             line = await svc.say(table, conn.seat, message["text"])
             conn.send_message({"type": "ack", "state": table.state_id, "id": request_id, "move": "chat"})
@@ -397,6 +412,36 @@ async def _answer(svc: TableService, conn: WebSocketConnection, table: ServedTab
         conn.send_message(ProtocolError("server_error", "the server could not do that; try again").to_message(
             request_id))
     return table
+
+
+async def _work(svc: TableService, conn: WebSocketConnection, table: ServedTable, message: dict[str, Any]) -> None:
+    """Answer a ``hint`` or ``resolve``: CPU work, done in the pool and bounded per connection, per seat and per
+    address (docs/security.md); an untrusted address's work takes one pool thread at a time."""
+    kind, request_id = message["type"], message.get("id")
+    limiter = conn.hints if kind == "hint" else conn.resolves
+    if limiter is not None and (wait := limiter.take(0)):
+        raise ProtocolError("rate_limited", f"too many {kind}s; ask again in {retry_after(wait)}s")
+    guards, key, charging = conn.guards, None, None
+    if guards is not None:
+        if (refused := guards.start_work(table.id, conn.seat, conn.address)) is not None:
+            raise ProtocolError("rate_limited", refused)
+        key = f"address {conn.address}"
+        address = conn.address
+        charging = cpu_pool.charge_to.set(lambda seconds: guards.cpu.charge(address, seconds))
+    try:
+        if kind == "hint":
+            move, reason = await svc.hint(table, conn.seat, message["state"], key)
+            conn.send_message({"type": "hint", "move": move, "reason": reason, "id": request_id})
+        else:
+            moves, why = await svc.resolve(table, conn.seat, message.get("cards", []), message["action"],
+                                           message["state"], key)
+            conn.send_message({"type": "moves", "action": message["action"], "moves": moves, "reason": why,
+                               "state": message["state"], "id": request_id})
+    finally:
+        if charging is not None:
+            cpu_pool.charge_to.reset(charging)  # nothing else this task starts is charged to the address
+        if guards is not None:
+            guards.end_work(table.id, conn.seat, conn.address)
 
 
 async def _every(seconds: float, job: Callable[[], Awaitable[object]], what: str) -> None:

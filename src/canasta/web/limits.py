@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,6 +49,28 @@ class Limits:
     hints_per_second: float = 2.0
     """Hints one connection may ask a second, after a burst of :attr:`hints_burst`."""
     hints_burst: int = 10
+    resolves_per_second: float = 5.0
+    """``resolve`` requests (the moves a selection of cards can mean) one connection may make a second,
+    after a burst of :attr:`resolves_burst`."""
+    resolves_burst: int = 20
+    work_per_second: float = 10.0
+    """Hints and ``resolve`` requests one address may make a second, over all its connections and tables,
+    after a burst of :attr:`work_burst`."""
+    work_burst: int = 40
+    work_seconds_per_second: float = 0.25
+    """CPU seconds of hints and ``resolve`` one address may use a second (a quarter of one core), after saving
+    up :attr:`work_seconds_burst`: a hint is about 0.2 s, a selection a few ms (0.1 s with many wild cards)."""
+    work_seconds_burst: float = 3.0
+    work_per_seat: int = 1
+    """Hints and ``resolve`` requests of one seat (over all its connections) under way at once."""
+    work_per_address: int = 2
+    """Hints and ``resolve`` requests of one address under way at once; its work takes one CPU thread at a time."""
+    chats_per_second: float = 1.0
+    """Chat lines one seat may write a second (over all its connections), after a burst of :attr:`chats_burst`."""
+    chats_burst: int = 5
+    chats_per_address_per_second: float = 2.0
+    """Chat lines one address may write a second (over all its seats and tables), after a burst."""
+    chats_per_address_burst: int = 10
     pdfs_per_second: float = 1.0
     """PDFs one client may ask a second, after a burst of :attr:`pdfs_burst`."""
     pdfs_burst: int = 8
@@ -57,7 +80,10 @@ class Limits:
     pending_sockets: int = 1000
     """Websockets that have not said ``hello`` yet; more are refused with ``busy``."""
     pending_per_client: int = 20
-    """Websockets of one address that have not said ``hello`` yet; more are refused with ``busy``."""
+    """Websockets of one address that have not said ``hello`` yet; more are refused with ``busy``.  When
+    :attr:`pending_sockets` are waiting, a new one takes the place of the oldest of the address that has the
+    most waiting (when that is more than the newcomer's own address has): many addresses with a few idle
+    sockets each never keep out a player."""
     trusted: tuple[str, ...] = ()
     """Addresses no rate or per-address limit applies to (a load tester; a proxy that limits itself)."""
     hello_timeout: float = 10.0
@@ -191,3 +217,140 @@ def retry_after(seconds: float) -> str:
 def client_key(request: Request) -> str:
     """Whom a request is counted against: its peer address."""
     return request.client.host if request.client is not None else "unknown"
+
+
+class TimeBudget:
+    """Seconds of work per key: ``rate`` seconds a second, at most ``burst`` saved.  A job may start while its
+    key has any time left; what it used is charged when it ends (a debt is repaid before the next)."""
+
+    def __init__(self, rate: float, burst: float, keys: int = 10000) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.keys = keys
+        self._balances: dict[Any, tuple[float, float]] = {}
+
+    def _balance(self, key: Any, now: float) -> float:
+        balance, last = self._balances.get(key, (self.burst, now))
+        return min(self.burst, balance + (now - last) * self.rate)
+
+    def wait(self, key: Any, now: float | None = None) -> float:
+        """0 when ``key`` may start a job, else the seconds until it may."""
+        now = time.monotonic() if now is None else now
+        balance = self._balance(key, now)
+        if balance > 0:
+            return 0.0
+        return -balance / self.rate + 0.001 if self.rate > 0 else math.inf
+
+    def charge(self, key: Any, seconds: float, now: float | None = None) -> None:
+        """Take ``seconds`` of work from ``key``'s time."""
+        now = time.monotonic() if now is None else now
+        self._balances[key] = (self._balance(key, now) - seconds, now)
+        if len(self._balances) > self.keys:  # forget the keys back at a full balance, then the oldest
+            for full in [k for k in self._balances if self._balance(k, now) >= self.burst]:
+                del self._balances[full]
+            while len(self._balances) > self.keys:
+                del self._balances[next(iter(self._balances))]
+
+
+class Quota:
+    """Work under way per key (a seat, an address): at most ``most`` at once for each key."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self.under_way: dict[Any, int] = {}
+
+    def enter(self, key: Any) -> bool:
+        """True (and counted) when ``key`` may start one more; False when it has ``most`` under way."""
+        held = self.under_way.get(key, 0)
+        if held >= self.most:
+            return False
+        self.under_way[key] = held + 1
+        return True
+
+    def leave(self, key: Any) -> None:
+        """One of ``key``'s jobs ended."""
+        left = self.under_way.get(key, 0) - 1
+        if left > 0:
+            self.under_way[key] = left
+        else:
+            self.under_way.pop(key, None)
+
+
+class Guards:
+    """The limits that one seat or one address meets over all its connections: chat lines, and the CPU work
+    of hints and ``resolve`` (a person with two tabs, or a script with twenty connections, counts once)."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.chats = RateLimiter(limits.chats_per_second, limits.chats_burst)
+        """Chat lines per seat, keyed ``(table id, seat)``."""
+        self.chats_by_address = RateLimiter(limits.chats_per_address_per_second, limits.chats_per_address_burst)
+        self.work = RateLimiter(limits.work_per_second, limits.work_burst)
+        """Hints and ``resolve`` requests per address."""
+        self.seat_work = Quota(limits.work_per_seat)
+        self.address_work = Quota(limits.work_per_address)
+        self.cpu = TimeBudget(limits.work_seconds_per_second, limits.work_seconds_burst)
+        """CPU seconds of hints and ``resolve`` per address (charged through :data:`~.pool.charge_to`)."""
+
+    def chat(self, table_id: str, seat: int | None, address: str) -> float:
+        """0 when the seat and its address may write a line now, else the seconds to wait."""
+        return max(self.chats.take((table_id, seat)), self.chats_by_address.take(address))
+
+    def start_work(self, table_id: str, seat: int | None, address: str) -> str | None:
+        """Why a hint or ``resolve`` may not start now (None: it may; call :meth:`end_work` after it)."""
+        if (wait := self.cpu.wait(address)):
+            return f"your address has used its share of the server's time; ask again in {retry_after(wait)}s"
+        if (wait := self.work.take(address)):
+            return f"too many hints and selections from your address; ask again in {retry_after(wait)}s"
+        if not self.seat_work.enter((table_id, seat)):
+            return "your last hint or selection is still being worked out; wait for its answer"
+        if not self.address_work.enter(address):
+            self.seat_work.leave((table_id, seat))
+            return "your address has hints or selections being worked out; wait for their answers"
+        return None
+
+    def end_work(self, table_id: str, seat: int | None, address: str) -> None:
+        """A hint or ``resolve`` started with :meth:`start_work` ended."""
+        self.seat_work.leave((table_id, seat))
+        self.address_work.leave(address)
+
+
+class Waiting:
+    """Websockets that have not said ``hello`` yet (:attr:`Limits.pending_per_client`,
+    :attr:`Limits.pending_sockets`): each holds a place until it says hello or closes."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.per_address = limits.pending_per_client
+        self.total = limits.pending_sockets
+        self.trusted = limits.trusted
+        self.places: dict[str, dict[int, Callable[[], None]]] = {}
+        """Per address, its waiting sockets (oldest first) and how to close each."""
+        self.count = 0
+        self._next = 0
+
+    def enter(self, address: str, evict: Callable[[], None]) -> int | None:
+        """A place for a new socket of ``address`` (its ticket), or None when it is refused.
+
+        ``evict`` closes this socket if a newcomer later takes its place."""
+        mine = self.places.get(address, {})
+        if address not in self.trusted and len(mine) >= self.per_address:
+            return None
+        if self.count >= self.total:
+            fullest = max(self.places, key=lambda a: len(self.places[a]))
+            if len(self.places[fullest]) <= len(mine):
+                return None
+            oldest = next(iter(self.places[fullest]))
+            self.places[fullest][oldest]()
+            self.leave(fullest, oldest)
+        self._next += 1
+        self.places.setdefault(address, {})[self._next] = evict
+        self.count += 1
+        return self._next
+
+    def leave(self, address: str, ticket: int) -> None:
+        """The socket said hello, was closed or evicted (again is harmless)."""
+        mine = self.places.get(address)
+        if mine is None or mine.pop(ticket, None) is None:
+            return
+        self.count -= 1
+        if not mine:
+            del self.places[address]

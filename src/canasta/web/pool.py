@@ -21,13 +21,19 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import time
 import weakref
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 _T = TypeVar("_T")
+
+charge_to: ContextVar[Callable[[float], None] | None] = ContextVar("charge_to", default=None)
+"""Who pays for the jobs a task runs in the pool: when set, called with each job's CPU seconds (the worker
+thread's own time, not its wait), so a client's share of the server can be counted (:class:`~.limits.Guards`)."""
 
 
 @dataclass
@@ -62,7 +68,11 @@ class CpuPool:
         queue.users[key] = queue.users.get(key, 0) + 1
         try:
             async with lock, queue.slots:
-                return await loop.run_in_executor(self._executor, functools.partial(function, *args))
+                if (payer := charge_to.get()) is None:
+                    return await loop.run_in_executor(self._executor, functools.partial(function, *args))
+                result, seconds = await loop.run_in_executor(self._executor, _timed, function, args)
+                payer(seconds)
+                return result
         finally:
             queue.users[key] -= 1
             if not queue.users[key]:
@@ -78,6 +88,13 @@ class CpuPool:
         """Drop the jobs not started; the running ones finish on their own (a bounded time)."""
         self.closed = True
         self._executor.shutdown(wait=False, cancel_futures=True)
+
+
+def _timed(function: Callable[..., _T], args: tuple[Any, ...]) -> tuple[_T, float]:
+    """``function(*args)`` and the CPU seconds this thread spent on it."""
+    start = time.thread_time()
+    result = function(*args)
+    return result, time.thread_time() - start
 
 
 _current: CpuPool | None = None

@@ -17,6 +17,7 @@ from ..judge import unavailable_reason
 from ..moves import ASK, DISCARD, DRAW, MELD, NO, PILE, YES
 from ..rules import OPTION_NAMES, PRESETS, Rules
 from ..scoring import HandResult, sheet_rows
+from ..text.clean import TextRefused, clean_text
 from ..views import PublicView, make_view, public_view
 
 if TYPE_CHECKING:
@@ -56,10 +57,13 @@ class ProtocolError(Exception):
         super().__init__(message)
         self.name = name
         self.message = message
+        self.request_id: object = None
+        """The ``id`` of the message refused, when it had a valid one."""
 
     def to_message(self, request_id: object = None) -> dict[str, Any]:
         """The ``error`` message for this failure."""
-        return {"type": "error", "error": self.name, "message": self.message, "id": request_id}
+        return {"type": "error", "error": self.name, "message": self.message,
+                "id": request_id if request_id is not None else self.request_id}
 
 
 def dumps(message: dict[str, Any]) -> str:
@@ -77,14 +81,27 @@ def parse_client_message(text: str) -> dict[str, Any]:
         raise ProtocolError("bad_message", "the message is not JSON (or nests too deep)") from None
     if not isinstance(message, dict):
         raise ProtocolError("bad_message", "a message must be a JSON object")
-    kind = message.get("type")
-    if kind not in KINDS:
-        raise ProtocolError("bad_message", f"unknown message type {str(kind)[:40]!r} ({', '.join(KINDS)})")
     request_id = message.get("id")
     if request_id is not None and (not isinstance(request_id, (str, int)) or isinstance(request_id, bool)):
         raise ProtocolError("bad_message", "id must be a string or a number")
-    if isinstance(request_id, str) and len(request_id) > 64:
-        raise ProtocolError("bad_message", "id may hold at most 64 characters")
+    if isinstance(request_id, str) and (len(request_id) > 64 or _not_unicode({"id": request_id})):
+        raise ProtocolError("bad_message", "id may hold at most 64 characters of valid Unicode")
+    try:
+        if (where := _not_unicode(message)) is not None:
+            raise ProtocolError("bad_message",
+                                f"the message's {where!r} is not valid Unicode (it holds a lone surrogate)")
+        _check_fields(message)
+    except ProtocolError as exc:
+        exc.request_id = request_id  # the refusal answers the message it refuses
+        raise
+    return message
+
+
+def _check_fields(message: dict[str, Any]) -> None:
+    """:class:`ProtocolError` for the first field of the message that is missing or wrong."""
+    kind = message.get("type")
+    if kind not in KINDS:
+        raise ProtocolError("bad_message", f"unknown message type {str(kind)[:40]!r} ({', '.join(KINDS)})")
     if kind == "hello" and not isinstance(message.get("token"), str):
         raise ProtocolError("bad_message", "hello needs the seat's token as a string")
     if kind in ("move", "next", "ready", "hint", "resolve"):
@@ -94,10 +111,10 @@ def parse_client_message(text: str) -> dict[str, Any]:
     if kind == "move" and not isinstance(message.get("move"), str):
         raise ProtocolError("bad_message", "move needs the move as text, like \"meld KS KD KC\"")
     if kind == "chat":
-        line = message.get("text")
-        if not isinstance(line, str) or not line.strip() or len(line) > MAX_CHAT_TEXT:
-            raise ProtocolError("bad_message", f"chat needs a text of 1 to {MAX_CHAT_TEXT} characters")
-        message["text"] = " ".join(line.split())  # one line: no newlines or control whitespace
+        try:  # one line, whitespace folded; nothing invisible, no control or direction character
+            message["text"] = clean_text(message.get("text"), "a chat line", MAX_CHAT_TEXT)
+        except TextRefused as exc:
+            raise ProtocolError("bad_message", str(exc)) from None
     if kind == "resolve":
         cards = message.get("cards", [])
         if (not isinstance(cards, list) or len(cards) > MAX_RESOLVE_CARDS
@@ -106,7 +123,23 @@ def parse_client_message(text: str) -> dict[str, Any]:
                                 "card texts, like [\"KS\", \"JK\"]")
         if message.get("action") not in ACTIONS:
             raise ProtocolError("bad_message", f"resolve needs an action: {', '.join(ACTIONS)}")
-    return message
+
+
+def _not_unicode(message: dict[str, Any]) -> str | None:
+    """The first field of a parsed message that holds a lone surrogate (JSON lets ``"\\ud800"`` through)."""
+    stack: list[tuple[str, object]] = [("", message)]
+    while stack:
+        where, value = stack.pop()
+        if isinstance(value, str):
+            if any("\ud800" <= char <= "\udfff" for char in value):
+                return where or "field name"
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                stack.append(("", key))
+                stack.append((where or str(key)[:20], item))
+        elif isinstance(value, list):
+            stack.extend((where, item) for item in value)
+    return None
 
 
 def setup_message() -> dict[str, Any]:

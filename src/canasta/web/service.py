@@ -112,6 +112,8 @@ class ServedTable:
         self.ready: set[int] = set()
         """People's seats that dismissed the result of the hand (or asked for a rematch) since the last deal."""
         self.chat: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)
+        self.chat_seqs: deque[int] = deque(maxlen=CHAT_KEPT)
+        """The events of the lines in :attr:`chat` (storage forgets the lines before the first)."""
         self.facts: list[dict[str, Any]] = []
         """Per move of this hand, what the move's notation leaves out but the table showed everybody (the
         log in words needs them after a reload too): ``took`` and ``top`` of a pile taken, the ranks
@@ -217,7 +219,9 @@ class ServedTable:
         elif kind == "ready" and seat is not None:
             self.ready.add(seat)
         elif kind == "chat" and seat is not None:
-            self.chat.append({"seat": seat, "name": self.seats[seat].name, "text": event.text, "at": event.at})
+            if event.text:  # a line storage forgot (:meth:`TableService.say`) is blank
+                self.chat.append({"seat": seat, "name": self.seats[seat].name, "text": event.text, "at": event.at})
+                self.chat_seqs.append(event.seq)
         elif kind == "leave" and seat is not None:
             self.driver.stand_ins.add(seat)
         elif kind == "back" and seat is not None:
@@ -577,11 +581,20 @@ class TableService:
         return table.state_id, "rematch"
 
     async def say(self, table: ServedTable, seat: int | None, text: str) -> dict[str, Any]:
-        """Commit a chat line from a seated person; the entry every connection is sent."""
+        """Commit a chat line from a seated person (its text checked where it came in:
+        :func:`~canasta.text.clean.clean_text`); the entry every connection is sent.  Storage keeps
+        the table's last :data:`~.protocol.CHAT_SENT` lines and blanks the older ones."""
         seat = self._seated(table, seat, "chat; spectators read")
         async with table.lock:
             await self._commit(table, "chat", seat, text)
-        return table.chat[-1]
+            line = table.chat[-1]
+            oldest = table.chat_seqs[0] if len(table.chat_seqs) == table.chat_seqs.maxlen else None
+        if oldest is not None:
+            try:
+                await self.storage.forget_chat(table.id, oldest)
+            except StorageError as exc:  # the next line forgets these too
+                log.info("table %s: old chat lines not forgotten yet (%s)", table.id, type(exc).__name__)
+        return line
 
     async def hand_over(self, table: ServedTable, seat: int | None, computer: bool) -> tuple[int, str]:
         """Leave the seat to the computer (an ``expert`` plays it) or take it back."""
@@ -593,34 +606,40 @@ class TableService:
                 await self._deal_if_ready(table)
         return table.state_id, "leave" if computer else "back"
 
-    async def hint(self, table: ServedTable, seat: int | None, state_id: int) -> tuple[str, str]:
+    async def hint(self, table: ServedTable, seat: int | None, state_id: int, key: str | None = None
+                   ) -> tuple[str, str]:
         """The hint's move for the seat to act, and its reason (:mod:`canasta.bots.hints`).
 
-        The seat's view is taken here; the search thinks in the CPU pool, off the event loop."""
-        state = table.match.state
-        if seat is None or state.is_over or state.to_act != seat:
-            raise ProtocolError("not_your_turn", "a hint is for the player whose turn it is")
-        if state_id != table.state_id:
-            raise ProtocolError("stale_state", f"the table has moved on (state {table.state_id}, not {state_id})")
-        move, reason = await run_cpu(table.id, hint, state.view(seat), list(state.legal_moves()))
-        return str(move), reason
+        A copy of the state is taken here; the seat's view, its legal moves and the search are
+        worked out in the CPU pool (queued behind ``key``'s other work; default the table's), off the
+        event loop."""
+        state = self._to_act(table, seat, state_id, "a hint is for the player whose turn it is")
+        return await run_cpu(key or table.id, _hint, state, seat)
 
-    def resolve(self, table: ServedTable, seat: int | None, cards: list[str], action: str,
-                state_id: int) -> tuple[list[str], str | None]:
+    async def resolve(self, table: ServedTable, seat: int | None, cards: list[str], action: str,
+                      state_id: int, key: str | None = None) -> tuple[list[str], str | None]:
         """The legal moves of ``action`` that lay exactly ``cards`` from the seat's hand
         (:func:`canasta.legal.resolve`), at most :data:`~.protocol.MAX_RESOLVED`, and the
-        engine's sentence when none fits.  Only the asking connection is answered."""
-        state = table.match.state
-        if seat is None or state.is_over or state.to_act != seat:
-            raise ProtocolError("not_your_turn", "only the player whose turn it is chooses cards to play")
-        if state_id != table.state_id:
-            raise ProtocolError("stale_state", f"the table has moved on (state {table.state_id}, not {state_id})")
+        engine's sentence when none fits.  Only the asking connection is answered.
+
+        The groupings are tried in the CPU pool on a copy of the state (a large hand with many wild
+        cards takes a tenth of a second), queued behind ``key``'s other work (default the table's)."""
+        state = self._to_act(table, seat, state_id, "only the player whose turn it is chooses cards to play")
         try:
             codes = parse_cards(cards)
         except CardError as exc:
             raise ProtocolError("bad_move", str(exc)[:200]) from None
-        moves, why = resolve_selection(state, seat, codes, action)
-        return [str(m) for m in moves[:MAX_RESOLVED]], why
+        return await run_cpu(key or table.id, _resolve, state, seat, codes, action)
+
+    @staticmethod
+    def _to_act(table: ServedTable, seat: int | None, state_id: int, refusal: str) -> GameState:
+        """A copy of the table's state when ``seat`` is to act in state ``state_id``; else the named error."""
+        state = table.match.state
+        if seat is None or state.is_over or state.to_act != seat:
+            raise ProtocolError("not_your_turn", refusal)
+        if state_id != table.state_id:
+            raise ProtocolError("stale_state", f"the table has moved on (state {table.state_id}, not {state_id})")
+        return state.copy()
 
     # -- clocks: seats away, turn timers ------------------------------------------------
 
@@ -776,16 +795,18 @@ class TableService:
     async def _play_bots(self, table: ServedTable) -> None:
         """The table's computer players, one move per ``bot_delay``, until a person is to act or the match ends.
 
-        At a table without people the server deals each next hand itself.  A storage failure
-        (a full disk, a database restarting) is retried with backoff; the move is judged
-        again each time, so nothing is lost or made twice.
+        At a table without people the server deals each next hand itself.  Whatever fails (a
+        storage failure: a full disk, a database restarting; a refused move; a bug) is logged by
+        its kind and tried again with backoff, never a silent stop; the move is judged again each
+        time, so nothing is lost or made twice.  A turn that is no longer the computer's (a move
+        made meanwhile, the seat taken back) is looked at again after the delay.
         """
         failures = 0
         while (seat := table.driver.bot_to_act(deal=True)) is not None:
             state_id = table.state_id
             await asyncio.sleep(self.bot_delay if not failures else
                                 min(self.retry[0] * 2 ** (failures - 1), self.retry[1]))
-            if table.state_id != state_id:
+            if not _still_to_act(table, seat, state_id):
                 continue
             try:
                 if seat == HOUSE:
@@ -794,24 +815,28 @@ class TableService:
                     turn = table.driver.bot_turn()
                     # Slow players (search) think in the bounded, fair CPU pool, off the event loop.
                     move = await run_cpu(table.id, turn.choose) if turn.slow else turn.choose()
-                    if table.state_id != state_id:
+                    if not _still_to_act(table, seat, state_id):
                         continue
                     await self.submit(table, seat, str(move), state_id, bot=True)
+                self.broadcast(table)
             except ProtocolError as exc:
-                if exc.name != "stale_state":  # another process moved first: look again; anything else is a bug
-                    log.warning("table %s: a computer player's move was refused (%s)", table.id, exc.name)
-                    return
+                if exc.name == "stale_state":  # another process moved first, the seat was taken back: look again
+                    continue
+                failures += 1
+                log.warning("table %s: a computer player's move was refused (%s, try %d)", table.id, exc.name,
+                            failures)
                 continue
             except StorageError as exc:
                 failures += 1
                 log.warning("table %s: storage failed before a computer player's move (try %d): %s",
                             table.id, failures, exc)
                 continue
-            except Exception as exc:  # a bot must never take the server down; log no cards
-                log.error("table %s: computer player stopped (%s)", table.id, type(exc).__name__)
-                return
+            except Exception as exc:  # a bot must never take the server down, nor stop; log no cards
+                failures += 1
+                log.error("table %s: a computer player's turn failed (%s, try %d); trying again", table.id,
+                          type(exc).__name__, failures)
+                continue
             failures = 0
-            self.broadcast(table)
 
     async def close(self) -> None:
         """Stop the computer players (and let the presence writes under way finish)."""
@@ -819,6 +844,24 @@ class TableService:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, *self._presence_tasks, return_exceptions=True)
+
+
+def _still_to_act(table: ServedTable, seat: int, state_id: int) -> bool:
+    """True when the computer still acts for ``seat`` in state ``state_id`` (no move made, the seat not taken
+    back meanwhile)."""
+    return table.state_id == state_id and table.driver.bot_to_act(deal=True) == seat
+
+
+def _hint(state: GameState, seat: int) -> tuple[str, str]:
+    """A hint for ``seat`` from its own view of ``state`` (a copy: this runs off the event loop)."""
+    move, reason = hint(state.view(seat), list(state.legal_moves()))
+    return str(move), reason
+
+
+def _resolve(state: GameState, seat: int, cards: list[int], action: str) -> tuple[list[str], str | None]:
+    """:func:`canasta.legal.resolve` on a copy of the state, as move texts (off the event loop)."""
+    moves, why = resolve_selection(state, seat, cards, action)
+    return [str(m) for m in moves[:MAX_RESOLVED]], why
 
 
 def _number(body: dict[str, Any], field: str, default: float, most: float) -> float:

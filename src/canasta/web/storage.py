@@ -114,6 +114,11 @@ class Storage(ABC):
     def _is_duplicate(self, error: StorageError) -> bool:
         """Whether the error came from a primary key that is already taken."""
 
+    @abstractmethod
+    def is_down(self, error: StorageError) -> bool:
+        """Whether the error is the database's (unreachable, full, restarting), not one row's own (text it
+        cannot store): a group commit that fails so is not tried again row by row."""
+
     def _create_schema(self, real: str, lock: str | None = None) -> None:
         """Create the tables that are missing; refuse a database written by a newer schema."""
         with self._transaction() as execute:
@@ -223,7 +228,8 @@ class Storage(ABC):
         ``over_before``, at most ``limit`` a call, in one transaction; their ids."""
         with self._transaction() as execute:
             rows = execute(
-                "SELECT t.id FROM tables t LEFT JOIN events e ON e.table_id = t.id "
+                # chat is no move: a table that only talks expires all the same
+                "SELECT t.id FROM tables t LEFT JOIN events e ON e.table_id = t.id AND e.kind <> 'chat' "
                 "GROUP BY t.id, t.created, t.status "
                 "HAVING COALESCE(max(e.at), t.created) < ? "
                 "OR (t.status = 'over' AND COALESCE(max(e.at), t.created) < ?) "
@@ -235,6 +241,13 @@ class Storage(ABC):
                 execute("DELETE FROM presence WHERE table_id = ?", (table_id,))
                 execute("DELETE FROM tables WHERE id = ?", (table_id,))
         return gone
+
+    def forget_chat(self, table_id: str, before: int) -> int:
+        """Blank the text of the table's chat lines before event ``before`` (the log keeps its numbering, a
+        replay skips a blank line); how many were blanked."""
+        with self._transaction() as execute:
+            return int(execute("UPDATE events SET text = '' WHERE table_id = ? AND kind = 'chat' AND seq < ? "
+                               "AND text <> ''", (table_id, before)).rowcount)
 
     def set_presence(self, process: str, rows: Sequence[tuple[str, int, int]], now: float) -> None:
         """Say how many connections ``process`` holds for each ``(table_id, seat, connections)``, at ``now``
@@ -270,7 +283,16 @@ def _row(event: Event) -> tuple[int, str, int | None, str, float]:
 
 
 def _one_line(exc: BaseException) -> str:
-    return " ".join(str(exc).split()) or type(exc).__name__
+    """The error's message on one line, any character a log could not write as an escape."""
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _wrapped(exc: BaseException) -> StorageError:
+    """A failure that is not yet a :class:`StorageError`, as one (its cause kept)."""
+    error = StorageError(_one_line(exc))
+    error.__cause__ = exc
+    return error
 
 
 def _reason(exc: BaseException) -> str:
@@ -316,7 +338,7 @@ class SQLiteStorage(Storage):
             conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
             yield conn.execute
             conn.execute("COMMIT")
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, ValueError) as exc:  # ValueError: text it cannot store (a lone surrogate)
             self._rollback()
             raise StorageError(f"SQLite database {self.path}: {_one_line(exc)}") from exc
         except BaseException:
@@ -329,6 +351,11 @@ class SQLiteStorage(Storage):
                 self._conn.execute("ROLLBACK")
         except sqlite3.Error:
             pass
+
+    def is_down(self, error: StorageError) -> bool:
+        """See :meth:`Storage.is_down`."""
+        return not isinstance(error.__cause__, (ValueError, sqlite3.DataError, sqlite3.IntegrityError,
+                                                sqlite3.InterfaceError, sqlite3.ProgrammingError))
 
     def _is_duplicate(self, error: StorageError) -> bool:
         cause = error.__cause__
@@ -378,7 +405,7 @@ class PostgresStorage(Storage):
         try:
             yield execute  # psycopg begins the transaction at the first statement
             conn.commit()
-        except self._psycopg.Error as exc:
+        except (self._psycopg.Error, ValueError) as exc:  # ValueError: text it cannot store (NUL)
             self._rollback()
             raise StorageError(f"PostgreSQL database {_redact(self.url)}: {_one_line(exc)}") from exc
         except BaseException:
@@ -403,6 +430,12 @@ class PostgresStorage(Storage):
             self._conn.rollback()
         except self._psycopg.Error:
             pass
+
+    def is_down(self, error: StorageError) -> bool:
+        """See :meth:`Storage.is_down`."""
+        errors = self._psycopg
+        return not isinstance(error.__cause__, (ValueError, errors.DataError, errors.IntegrityError,
+                                                errors.ProgrammingError))
 
     def _is_duplicate(self, error: StorageError) -> bool:
         return isinstance(error.__cause__, self._psycopg.errors.UniqueViolation)
@@ -495,6 +528,10 @@ class AsyncStorage:
         """See :meth:`Storage.expire`."""
         return await self._call(self.storage.expire, idle_before, over_before, limit)
 
+    async def forget_chat(self, table_id: str, before: int) -> int:
+        """See :meth:`Storage.forget_chat`."""
+        return await self._call(self.storage.forget_chat, table_id, before)
+
     async def set_presence(self, process: str, rows: Sequence[tuple[str, int, int]], now: float) -> None:
         """See :meth:`Storage.set_presence`."""
         await self._call(self.storage.set_presence, process, list(rows), now)
@@ -551,14 +588,24 @@ class AsyncStorage:
                 return
 
     def _commit(self, batch: list[_Append]) -> None:
+        """One transaction for the whole batch; when it fails for one row's sake (text the database cannot
+        store), each append again in a transaction of its own, so that no table's move fails for another's."""
         batch = [job for job in batch if job.future.set_running_or_notify_cancel()]
         if not batch:
             return
         try:
             written = self.storage.append_batch([(job.table_id, job.event) for job in batch])
         except Exception as exc:
+            error = exc if isinstance(exc, StorageError) else _wrapped(exc)
+            if len(batch) == 1 or self.storage.is_down(error):
+                for job in batch:
+                    job.future.set_exception(error)
+                return
             for job in batch:
-                job.future.set_exception(exc)
+                try:
+                    job.future.set_result(self.storage.append_batch([(job.table_id, job.event)])[0])
+                except Exception as alone:
+                    job.future.set_exception(alone if isinstance(alone, StorageError) else _wrapped(alone))
             return
         for job, ok in zip(batch, written, strict=True):
             job.future.set_result(ok)
