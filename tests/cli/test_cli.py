@@ -251,13 +251,15 @@ class Human:
         new_lines, self.seen = self.lines[self.seen:], len(self.lines)
         if self.script:
             return self.script.pop(0)
-        listed = [line for line in new_lines if line.startswith("Legal moves: ")]
-        if not listed:
+        starts = [n for n, line in enumerate(new_lines) if line.startswith("Legal moves: ")]
+        if not starts:
             return "?"
         if self.moves_left == 0:
             raise EOFError
         self.moves_left -= 1
-        options = listed[-1].removeprefix("Legal moves: ").split(" | ")
+        listed = [new_lines[starts[-1]]]  # the list, and the lines it is wrapped onto
+        listed += [line for line in new_lines[starts[-1] + 1:] if line.startswith("  ")]
+        options = [m.strip() for m in " ".join(listed).removeprefix("Legal moves: ").split("|")]
         move = options[-1] if len(self.played) % 3 == 2 else options[0]
         self.played.append(move)
         return move

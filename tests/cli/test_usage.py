@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import subprocess
 import sys
 import tomllib
@@ -291,3 +292,54 @@ def test_python_dash_m_canasta_is_the_command() -> None:
     done = subprocess.run([sys.executable, "-m", "canasta", "--version"], capture_output=True, text=True,
                           check=False, timeout=60, stdin=subprocess.DEVNULL)
     assert done.returncode == 0 and done.stdout.startswith("canasta "), done
+
+
+# -- issue 27 point 4: the rules name no file, the bots fit 80 columns, one word for a partnership ---------
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_the_rules_name_no_document_an_installed_copy_lacks(preset: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """An installed package holds no RULES.md, NOTATION.md or docs/: the page names commands, never files."""
+    for extra in ([], ["--set", "wild_card_melds=true", "--set", "draw=2"]):
+        code, out, err = run(["rules", preset, *extra], capsys)
+        assert (code, err) == (0, "")
+        assert not re.findall(r"[\w./-]+\.(?:md|txt|json|py|html)\b|\bdocs/", out), preset
+        assert "canasta rules --options" in " ".join(out.split())  # where every option is, instead
+    code, out, _ = run(["rules", "--options"], capsys)
+    assert code == 0 and not re.findall(r"[\w./-]+\.md\b", out)
+
+
+@pytest.mark.parametrize("columns", ["200", "80", "60"])
+def test_bots_fits_80_columns(columns: str, capsys: pytest.CaptureFixture[str],
+                              monkeypatch: pytest.MonkeyPatch) -> None:
+    from canasta.bots.levels import BOT_TEXT, LEVELS
+
+    monkeypatch.setenv("COLUMNS", columns)  # what shutil.get_terminal_size reads first
+    code, out, err = run(["bots"], capsys)
+    assert (code, err) == (0, "")
+    assert max(len(line) for line in out.splitlines()) <= min(80, int(columns)), out
+    flat = " ".join(out.split())  # wrapped between words, nothing lost
+    for text in [*BOT_TEXT.values(), *(level.strength for level in LEVELS)]:
+        assert " ".join(text.split()) in flat, text
+    done = run_process("bots")  # its output a pipe: 80 columns
+    assert done.returncode == 0 and max(len(line) for line in done.stdout.splitlines()) <= 80
+
+
+def test_one_word_for_a_partnership_side_in_the_sheets_the_scorekeeper_and_the_terminal() -> None:
+    """The rules and the engine say "side" (``canasta rules``: "Players and sides"); so does every string
+    of the printable sheets, the scorekeeper and the terminal (only the preset six-player-two-teams keeps
+    its name)."""
+    import ast
+
+    from canasta.text.rulebook import rules_text
+
+    src = ROOT / "src" / "canasta"
+    said: list[str] = []
+    for part in ("sheets", "scorekeeper", "tui", "cli", "text", "play"):
+        for path in sorted((src / part).glob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                    text = node.value.replace("six-player-two-teams", "")
+                    said += [f"{path.name}: {text!r}" for _ in re.findall(r"\b(?:team|partnership)s?\b", text, re.I)]
+    assert said == []
+    assert "## Players and sides" in rules_text(Rules())

@@ -11,6 +11,7 @@ import argparse
 import json
 import random
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -509,3 +510,53 @@ def test_every_screen_of_the_scorekeeper_fits_the_terminal_and_uses_a_wide_one(w
     assert ("bonus" in sheet[len(head) + 1]) == full and "total" in sheet[len(head) + 1]
     if width >= 120:
         assert full
+
+
+# -- issue 27 point 4: yes or no, and the file in the data folder -------------------------------------
+
+
+def test_a_yes_or_no_question_asks_again_on_anything_else(tmp_path: Path) -> None:
+    game = ScoreGame.new(CLASSIC, names=["Us", "Them"])
+    out = run_prompt(game, None, ["a 5000 0", "sure", "y"])
+    assert "Answer y (yes) or n (no)." in out  # "sure" is neither: asked again, not taken as no
+    assert any(line.startswith("A new game: classic, 2 sides") for line in out) and game.hands == []
+    wild = ScoreGame.new(Rules.from_preset("classic", wild_card_melds=True))
+    out = run_prompt(wild, None, ["a", "i", "0", "0", "0", "0", "no", "50", "0", "perhaps", "y", "0"])
+    assert "  answer y or n" in out  # "perhaps" is neither: asked again, not taken as no
+    assert wild.hands[0][0] == Itemised(melded=50, unfinished_wild=True)
+    with pytest.raises(ScoreError, match="unfinished_wild is yes or no, not 'maybe'"):
+        parse_items("melded=50 unfinished_wild=maybe")
+    assert parse_items("melded=50 unfinished_wild=yes").unfinished_wild
+
+
+def test_the_game_is_kept_in_the_data_folder_unless_file_says(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    from canasta.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("CANASTA_DATA_DIR", str(tmp_path / "data" / "canasta"))  # not made yet
+    typed = iter(["a 100 200", "q", "a 5 10", "q", "q"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(typed))
+    assert main(["score"]) == 0
+    kept = tmp_path / "data" / "canasta" / "canasta-score.json"
+    assert ScoreGame.load(kept).totals() == (100, 200) and not (tmp_path / "canasta-score.json").exists()
+    assert f"Kept in {kept}." in " ".join(capsys.readouterr().out.split())
+    assert main(["score", "--file", "here.json"]) == 0  # --file works as before
+    assert ScoreGame.load(tmp_path / "here.json").totals() == (5, 10)
+    if sys.platform.startswith("linux"):  # XDG_DATA_HOME, as the XDG base directories say
+        monkeypatch.delenv("CANASTA_DATA_DIR")
+        monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+        assert main(["score"]) == 0
+        assert ScoreGame.load(tmp_path / "xdg" / "canasta" / "canasta-score.json").hands == []
+
+
+def test_the_help_says_where_the_game_is_kept(capsys: pytest.CaptureFixture[str],
+                                              monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from canasta.cli import main
+
+    monkeypatch.setenv("CANASTA_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("COLUMNS", "200")
+    assert main(["score", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert (f"(default: {tmp_path / 'canasta-score.json'}, that is canasta-score.json in the per-user data folder: "
+            "$XDG_DATA_HOME/canasta or ~/.local/share/canasta on Linux") in text

@@ -89,7 +89,8 @@ def test_every_preset_fits_one_page_at_a_readable_size(preset: str) -> None:
     sheet, rows = score_sheet_rows(rules)
     pages, size, text = read(sheet)
     assert (pages, size) == (1, PAPERS["letter"]) and rows >= 24
-    assert all(f"{'Team' if rules.players > rules.sides else 'Player'} {i + 1}" in text for i in range(rules.sides))
+    assert all(f"{'Side' if rules.players > rules.sides else 'Player'} {i + 1}" in text for i in range(rules.sides))
+    assert "Team" not in text  # one word for a partnership: side, as in the rules, the table and the scorekeeper
 
 
 def test_options_change_the_paper() -> None:
@@ -129,7 +130,7 @@ def test_score_sheet_two_and_three_sides(paper: str) -> None:
         assert (pages, size) == (1, PAPERS[paper])
         for heading in SCORE_HEADINGS:
             assert heading in text, heading
-        assert f"{sides} sides" in text and f"Team {sides}" in text and f"Team {sides + 1}" not in text
+        assert f"{sides} sides" in text and f"Side {sides}" in text and f"Side {sides + 1}" not in text
         assert re.search(rf"\b{rows}\b", text) and rows >= 24
         assert text.count("Bonuses") >= sides
         assert "0 50" in text  # the start row: total 0, first meld minimum rules.minimum(0)

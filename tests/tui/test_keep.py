@@ -161,3 +161,29 @@ def test_no_tty_plays_line_by_line_and_ends(tmp_path: Path) -> None:
     assert done.stderr == "canasta: not a terminal: playing line by line (--plain)\n"
     text = out.read_text()
     assert "\x1b" not in text and "Your hand:" in text and text.rstrip().endswith("canasta play --plain --continue")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_seed_given_with_a_match_left_is_asked_about_and_enter_drops_nothing_unsaid(size: tuple[int, int],
+                                                                                  tmp_path: Path) -> None:
+    """Issue 27 point 4: ``canasta play --seed 11`` with a match left names seed 11 in both answers; Enter
+    continues the match left (nothing is lost) and the table says that seed 11 was not used."""
+    auto = tmp_path / "autosave.canasta.json"
+    left = Session.new(Rules(), BASIC, seed=9)
+    assert left.autosave(auto) is None
+    app = PlayApp(Session.new(Rules(), BASIC, seed=11), bot_delay=0, autosave=auto, offer=Session.load(str(auto)),
+                  seed=11)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        assert isinstance(app.screen, ChoiceScreen)
+        await pilot.pause()
+        flat = " ".join(" ".join(line.strip(" │║▎▊").split()) for line in screen_text(app).splitlines())
+        assert "Continue it, or start the new match with seed 11? (Enter: continue it)" in flat
+        assert "1. Continue the match you left (seed 11 is not used)" in flat
+        assert "2. Start the new match with seed 11: it replaces the one you left" in flat
+        await pilot.press("enter")
+        assert app.table.session.seed == 9
+        assert "This is the match you left (seed 9); seed 11 is not used." in " ".join(screen_text(app).split())
+
+    run_at(app, size, script)
+    assert Session.load(str(auto)).seed == 9

@@ -7,6 +7,7 @@ no widget off the screen, cut by its box or over another, and the names and prom
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -197,11 +198,14 @@ def test_every_choice_dialog(size: tuple[int, int]) -> None:
 @pytest.mark.parametrize("size", SWEEP)
 def test_the_continue_offer(size: tuple[int, int]) -> None:
     left = Session.new(Rules(), BASIC, seed=3)
-    app = PlayApp(Session.new(Rules(), BASIC, seed=4), bot_delay=0, offer=left)
+    app = PlayApp(Session.new(Rules(), BASIC, seed=4), bot_delay=0, offer=left, seed=4)
 
     async def script(pilot: Pilot[Any]) -> None:
         assert isinstance(app.screen, ChoiceScreen)
-        check_layout(app, ["1. Continue it"], ["2. A new match (it replaces the one you left)"])
+        check_layout(app, ["1. Continue the match you left"],
+                     ["Continue it, or start the new match with seed 4? (Enter: continue it)",
+                      "1. Continue the match you left (seed 4 is not used)",
+                      "2. Start the new match with seed 4: it replaces the one you left"])
         assert left.summary() in " ".join(screen_text(app).split()).replace("│", "").replace("  ", " ") or \
             "You left a match" in screen_text(app)
         await pilot.press("1")
@@ -318,7 +322,7 @@ def test_the_replay(size: tuple[int, int], players: int) -> None:
         await pilot.press("end")
         flat = " ".join(check_layout(app).split())
         small = size[0] < MIN_SIZE[0] or size[1] < MIN_SIZE[1]
-        assert "Hand over" in flat or (small and "at least 80×24" in flat)  # a notice only below 80x24
+        assert "Hand over" in flat or (small and "the table needs" in flat)  # a notice only below 80x24
         await pilot.press("s")
         check_layout(app, ["Score sheet"])
         await pilot.press("escape", "L")
@@ -347,7 +351,7 @@ def test_too_small_a_terminal_gets_a_notice_never_an_overlap(size: tuple[int, in
 
     async def script(pilot: Pilot[Any]) -> None:
         text = check_layout(app)
-        assert "Make it at least 80×24" in " ".join(text.split())
+        assert f"This terminal is {size[0]}×{size[1]}: at this width the table needs" in " ".join(text.split())
         await pilot.press("r")
         check_layout(app)
         await pilot.press("escape", "q")
@@ -362,6 +366,58 @@ def test_too_small_a_terminal_gets_a_notice_never_an_overlap(size: tuple[int, in
 
     async def replayed(pilot: Pilot[Any]) -> None:
         await pilot.press("end")
-        assert "Make it at least 80×24" in " ".join(check_layout(replay).split())
+        assert "at this width the table needs" in " ".join(check_layout(replay).split())
 
     run_at(replay, size, replayed)
+
+
+# -- the notice appears only where the table truly cannot be drawn ------------------------------------
+
+
+NEEDS = re.compile(r"at this width the table needs (\d+) rows")
+
+
+def notice(app: Any) -> int | None:
+    """The rows the notice says the table needs, or None when the table is drawn."""
+    found = NEEDS.search(" ".join(screen_text(app).split()))
+    return int(found.group(1)) if found else None
+
+
+def six_player_session() -> Session:
+    """Six players in three sides, a person's first turn: three sides of melds, the longest keys line."""
+    session = Session.new(Rules.from_preset("six-player"), ["you"] + ["basic"] * 5, seed=12)
+    session.table.run_bots()
+    return session
+
+
+@pytest.mark.parametrize("make", [crowded_session, six_player_session], ids=["crowded", "six-player"])
+def test_the_notice_names_the_least_size_that_draws_the_table(make: Any) -> None:
+    """Tried at every height: below the rows the notice names, a notice; from them up, the table, whole.
+
+    A wider terminal never needs more rows (the keys give way to their short line before the table
+    does), and 80×24 always draws the table.
+    """
+    app = PlayApp(make(), bot_delay=0)
+    needed: dict[int, int] = {}
+
+    async def script(pilot: Pilot[Any]) -> None:
+        for width in (50, 60, 70, 80):
+            said = None
+            for height in range(12, 25):
+                await pilot.resize_terminal(width, height)
+                await pilot.pause()
+                rows = notice(app)
+                if rows is None:
+                    needed[width] = height
+                    assert said in (None, height), f"{width}x{height - 1} said {said} rows, {height} draw it"
+                    check_layout(app, table_shows(app), table_says(app))
+                    break
+                said = rows
+                assert rows > height
+            for height in range(needed[width], 25):  # and every taller terminal draws it too
+                await pilot.resize_terminal(width, height)
+                await pilot.pause()
+                assert notice(app) is None, f"{width}x{height}"
+
+    run_at(app, (80, 24), script)
+    assert needed[80] <= 24 and needed[80] <= needed[70] <= needed[60] <= needed[50], needed

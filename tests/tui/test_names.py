@@ -34,6 +34,7 @@ def test_replay_seat_counts_from_1(tmp_path: Path, monkeypatch: pytest.MonkeyPat
         return 0
 
     monkeypatch.setattr("canasta.tui.replay_app.ReplayApp.run", fake_run)
+    monkeypatch.setattr("canasta.tui.command.is_terminal", lambda: True)  # else the replay is told in words
     assert command(["replay", str(path), "--seat", "1"]) == 0 and seen == [0]
     assert command(["replay", str(path), "--seat", "4"]) == 0 and seen == [0, 3]
     for wrong in ("0", "5"):

@@ -121,7 +121,7 @@ def test_sheets_as_pdf(client: TestClient) -> None:
     assert (pages, size) == (1, (595.28, 841.89)) and "game to 7,500" in text
     answer = client.get("/sheets/classic/scoresheet.pdf?sides=3&target=6000")
     pages, size, text = pdf_pages(answer.content)
-    assert "Team 3" in text and "game to 6,000" in text
+    assert "Side 3" in text and "game to 6,000" in text
     _, _, text = pdf_pages(client.get("/sheets/classic/rules.pdf?draw=2&concealed_bonus=false").content)
     assert "draw 2, discard 1" in text and "Concealed or not, going out scores 100" in text
 

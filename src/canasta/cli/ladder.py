@@ -75,17 +75,41 @@ def cmd_bots(args: argparse.Namespace) -> int:
     from ..bots import BOTS, PLUGIN_BOTS
     from ..bots.levels import BOT_TEXT, LEVELS
 
-    print("Levels (a name works wherever a computer player's does: canasta play --seats human,club,club,club):")
+    columns = listing_width()
+    print(wrapped("Levels (a name works wherever a computer player's does: canasta play --seats "
+                  "human,club,club,club):", columns))
     width = max(len(level.name) for level in LEVELS)
     for level in LEVELS:
-        print(f"  {level.name:<{width}}  {level.bot}: {level.strength}")
+        print(wrapped(f"{level.bot}: {level.strength}", columns, f"  {level.name:<{width}}  "))
     print("Computer players:")
     names = [*BOTS, *(point.name for point in entry_points(group=PLUGIN_BOTS))]
     width = max(len(name) for name in names)
     for name in names:
-        print(f"  {name:<{width}}  {BOT_TEXT.get(name, '')}")
-    print("Strength measured on duplicate deals: docs/strength.md (canasta ladder).")
+        print(wrapped(BOT_TEXT.get(name, ""), columns, f"  {name:<{width}}  "))
+    print(wrapped("Strength measured on duplicate deals: docs/strength.md (canasta ladder).", columns))
     return 0
+
+
+def listing_width() -> int:
+    """The columns a listing fits: the terminal's, 80 at most (and when output is not a terminal), 40 at least."""
+    import shutil
+
+    return max(40, min(80, shutil.get_terminal_size((80, 24)).columns))
+
+
+def wrapped(text: str, columns: int, head: str = "") -> str:
+    """``head`` then ``text``, wrapped between words to ``columns``, going on under the text's first word.
+
+    >>> print(wrapped("a beginner: melds what it can, takes the pile", 30, "  basic  "))
+      basic  a beginner: melds
+             what it can, takes
+             the pile
+    """
+    import textwrap
+
+    indent = " " * len(head) if head else "  "
+    return "\n".join(textwrap.wrap(text, columns, initial_indent=head, subsequent_indent=indent,
+                                    break_long_words=False, break_on_hyphens=False)) or head.rstrip()
 
 
 # -- the reports ------------------------------------------------------------------------------

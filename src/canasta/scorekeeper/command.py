@@ -38,6 +38,9 @@ from .model import (
 )
 
 DEFAULT_FILE = "canasta-score.json"
+"""The file's name in the per-user data folder, where the game is kept unless ``--file`` says otherwise."""
+YES = ("y", "yes")
+NO = ("n", "no")
 ALIASES = {"red": "red_threes", "hand": "in_hand", "nat": "natural", "wilds": "wild"}
 OUT_WORDS = {"": "", "n": "", "no": "", "o": "out", "out": "out", "y": "out", "yes": "out",
              "c": "concealed", "concealed": "concealed"}
@@ -67,9 +70,12 @@ def register(sub: Any) -> None:
         "score", help="keep the score of a game played with real cards (kept in a file)",
         description="Keep the score of a game played with real cards: enter each hand as totals or item by "
                     "item, and the scorekeeper adds it up with the engine's scoring, shows each side's "
-                    "first-meld minimum and names the winner. The game is saved in --file after every change "
-                    "and goes on from there next time.")
-    p.add_argument("--file", default=DEFAULT_FILE, help=f"where the game is kept (default {DEFAULT_FILE})")
+                    "first-meld minimum and names the winner. The game is saved after every change, in the "
+                    "per-user data folder unless --file names another, and goes on from there next time.")
+    where = str(default_path()).replace("%", "%%")  # argparse formats help with %
+    p.add_argument("--file", help=f"where the game is kept (default: {where}, that is {DEFAULT_FILE} in "
+                                  "the per-user data folder: $XDG_DATA_HOME/canasta or ~/.local/share/canasta on "
+                                  "Linux, or $CANASTA_DATA_DIR when it is set)")
     p.add_argument("--sides", type=int, choices=SIDES, help="2 or 3 sides (default: the preset's)")
     p.add_argument("--target", type=int, help="points that win the match (default: the preset's)")
     p.add_argument("--preset", choices=sorted(PRESETS), metavar="PRESET", help=PRESET_HELP)
@@ -78,9 +84,18 @@ def register(sub: Any) -> None:
     p.set_defaults(func=cmd_score)
 
 
+def default_path() -> Path:
+    """Where the game is kept without ``--file``: the per-user data folder (:func:`canasta.tui.saves.data_dir`)."""
+    from ..tui.saves import data_dir
+
+    return data_dir() / DEFAULT_FILE
+
+
 def cmd_score(args: argparse.Namespace) -> int:
-    """Open or start the game in ``args.file`` and keep score at the prompt."""
-    path = Path(args.file)
+    """Open or start the game in ``args.file`` (default: :func:`default_path`) and keep score at the prompt."""
+    path = Path(args.file) if args.file is not None else default_path()
+    if args.file is None:
+        path.parent.mkdir(parents=True, exist_ok=True)  # the data folder, made the first time
     names = [n.strip() for n in args.names.split(",")] if args.names else None
     if path.exists():
         game = ScoreGame.load(path)
@@ -130,7 +145,9 @@ def parse_items(text: str) -> Itemised:
                 raise ScoreError(f"going out is no, out or concealed, not {value!r}")
             items[name] = OUT_WORDS[value.lower()]
         elif name == "unfinished_wild":
-            items[name] = value.lower() in ("1", "y", "yes", "true")
+            if value.lower() not in ("1", "true", "0", "false", *YES, *NO):
+                raise ScoreError(f"unfinished_wild is yes or no, not {value!r}")
+            items[name] = value.lower() in ("1", "true", *YES)
         else:
             items[name] = parse_total(value)
     return Itemised(**items)
@@ -185,7 +202,10 @@ def _ask_items(game: ScoreGame, read: Read, write: Write, kept: Itemised | None 
             elif name == "unfinished_wild":
                 shown = "y" if default else "n"
                 answer = read(f"  {ITEM_LABELS[name]} (y/n) [{shown}]: ").strip().lower() or shown
-                items[name] = answer in ("y", "yes")
+                if answer not in YES + NO:
+                    write("  answer y or n")
+                    continue
+                items[name] = answer in YES
             else:
                 answer = read(f"  {ITEM_LABELS[name]} [{default}]: ").strip()
                 try:
@@ -352,13 +372,12 @@ def keep_score(game: ScoreGame, path: Path | None, read: Read = input, write: Wr
                     _add(game, rest, ask, write)
                     changed(f"hand {len(game.hands)}", before)
                     _report(game, len(game.hands), write)
-                    if game.winner() is not None:
-                        answer = ask("A new game, with the same sides and rules? (y/n) [n]: ").strip().lower()
-                        if answer in ("y", "yes"):
-                            before = (list(game.hands), list(game.names))
-                            game.hands = []
-                            changed("the new game", before)
-                            write(f"A new game: {describe(game)}. (u takes it back.)")
+                    if game.winner() is not None and _yes_or_no(
+                            ask, write, "A new game, with the same sides and rules? (y/n) [n]: ", default=False):
+                        before = (list(game.hands), list(game.names))
+                        game.hands = []
+                        changed("the new game", before)
+                        write(f"A new game: {describe(game)}. (u takes it back.)")
                 elif word in ("c", "correct"):
                     number = _hand_number(game, rest)
                     entries = _ask_hand(game, game.hands[number - 1], ask, write)
@@ -385,6 +404,17 @@ def keep_score(game: ScoreGame, path: Path | None, read: Read = input, write: Wr
     except _Quit:
         pass
     return 0
+
+
+def _yes_or_no(ask: Read, write: Write, question: str, default: bool) -> bool:
+    """Ask until the answer is yes or no (Enter: ``default``); anything else is asked again, never guessed."""
+    while True:
+        answer = ask(question).strip().lower()
+        if not answer:
+            return default
+        if answer in YES + NO:
+            return answer in YES
+        write("Answer y (yes) or n (no).")
 
 
 class _Nothing(Exception):

@@ -66,8 +66,8 @@ def footer(pdf: FPDF, text: str, x: float, width: float, bottom: float) -> float
 
 
 def side_word(rules: Rules) -> str:
-    """``Team`` for partners, ``Player`` for players alone."""
-    return "Team" if has_partners(rules) else "Player"
+    """``Side`` for partners (the word of the rules, the table and the scorekeeper), ``Player`` for players alone."""
+    return "Side" if has_partners(rules) else "Player"
 
 
 def reference_sections(rules: Rules) -> list[Section]:

@@ -12,6 +12,8 @@ cards, and the kind of canasta it is, which the engine says (``PublicView.canast
 ('10: 10♠ 10♥ 10♦', 'W: 2♣ 2♣ 2♣ 2♣ JK JK JK *wild canasta*')
 >>> pretty_move("pile 9S 9H, K: JK"), points(-1315)
 ('pile 9♠ 9♥, K: JK', '-1,315')
+>>> with_tens("meld TS TH, T: JK")
+'meld 10S 10H, 10: JK'
 """
 
 from __future__ import annotations
@@ -82,6 +84,20 @@ _CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9])(10|[AKQJT98765432])([SHDC])(?![A-Za-
 def pretty_move(text: str) -> str:
     """A move or sentence with its card codes written with suit symbols."""
     return _CARD_TOKEN.sub(lambda m: card_label(parse_card(m.group(0))), text)
+
+
+_TEN_TOKEN = re.compile(r"(?<![A-Za-z0-9])T(?=[SHDC](?![A-Za-z0-9])|:)")
+
+
+def with_tens(text: str) -> str:
+    """A move or sentence in the notation a player types, the ten written ``10`` as on the table.
+
+    The notation reads ``10`` as it reads ``T``, so what is shown can be typed back as it is.
+
+    >>> with_tens("discard TC"), with_tens("pile TS TH, T: JK (The table)")
+    ('discard 10C', 'pile 10S 10H, 10: JK (The table)')
+    """
+    return _TEN_TOKEN.sub("10", text)
 
 
 def points(n: int) -> str:

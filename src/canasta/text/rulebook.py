@@ -6,7 +6,8 @@ what ``docs/presets/*.md`` begin with.  Every sentence is built from the fields 
 ``shared/spec/RULES.md`` (clauses 1 to 15, "Presets", "Options"), the seed documents
 000 to 004 in ``shared/seeds/`` (000 above all), and the engine's own choices written
 down in ``docs/rules.md``; cards are named as in ``shared/spec/NOTATION.md``, and seats and sides
-are counted from 1, as people count them (NOTATION.md and the JSON records count from 0).
+are counted from 1, as people count them (NOTATION.md and the JSON records count from 0).  The page
+itself names no file: an installed copy has none of these documents, so it points to commands only.
 
 >>> text = rules_text(Rules.from_preset("classic", draw=2))
 >>> "draw two cards from the top of the stock" in " ".join(text.split())
@@ -201,9 +202,8 @@ def _title(rules: Rules) -> str:
     return "\n\n".join([
         f"# Canasta: {rules.preset}{extra}",
         _para(f"These are the complete rules of the game that `{command(rules)}` names, as the canasta "
-              "engine plays it. Cards are written as in NOTATION.md; seats and sides are counted from 1, "
-              "as at the table (NOTATION.md and the game records count them from 0). RULES.md gives the "
-              "classic game and every option."),
+              "engine plays it. Seats and sides are counted from 1, as at the table (the game records "
+              "count them from 0); `canasta rules --options` lists every option a game may change."),
     ])
 
 

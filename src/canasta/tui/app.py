@@ -29,6 +29,7 @@ from ..moves import DRAW, MELD, PILE, Move, Phase
 from ..text.labels import meld_label
 from ..text.rulebook import rules_text
 from ..views import View, public_view
+from .saves import offer_choices
 from .scoresheet import match_sheets
 from .selection import group_texts, rank_words, wild_rank_choices, wild_splits
 from .session import Session, SessionError, default_save_path
@@ -50,6 +51,7 @@ from .widgets import (
     PromptScreen,
     QuitScreen,
     TextScreen,
+    no_color,
     text_rows,
     to_text,
     too_small,
@@ -177,12 +179,13 @@ class TableScreen(Screen[None]):
 
     def __init__(self, session: Session, bot_delay: float = 0.4, save_path: str | None = None,
                  autosave: str | os.PathLike[str] | None = None, offer: Session | None = None,
-                 mono: bool = False) -> None:
+                 mono: bool = False, seed: int | None = None) -> None:
         super().__init__()
         self.mono = mono  # no colours (NO_COLOR, --no-color, the c key)
         self.session = session
         self.autosave = autosave  # the file every move is kept in (None: not kept)
         self.offer = offer  # a match left unfinished, offered before this one starts
+        self.asked_seed = seed  # the seed given on the command line (--seed), named when the offer is made
         self._given_path = save_path
         self.bot_delay = bot_delay
         self.save_path = save_path or default_save_path(session.seed)
@@ -220,16 +223,20 @@ class TableScreen(Screen[None]):
             self.advance()
             return
 
+        seed = self.asked_seed
+
         def chosen(index: int | None) -> None:
-            if index != 1:  # Esc keeps the match left, too: only "new" replaces it
+            if index != 1:  # Enter and Esc keep the match left, too: only "new" replaces it
+                if seed is not None and seed != offer.seed:
+                    self.message = [(f"This is the match you left (seed {offer.seed}); seed {seed} is not used.",
+                                     "bold")]
                 self.session = offer
                 self.save_path = self._given_path or default_save_path(offer.seed)
             self.offer = None
             self.advance()
 
-        self.app.push_screen(ChoiceScreen(f"You left a match: {offer.summary()}",
-                                          ["Continue it", "A new match (it replaces the one you left)"]),
-                             chosen)
+        question, keep, new = offer_choices(offer.summary(), seed)
+        self.app.push_screen(ChoiceScreen(f"{question} (Enter: continue it)", [keep, new]), chosen)
 
     def keep(self) -> None:
         """Write the autosave (after every move); a failure is said, and play goes on."""
@@ -265,7 +272,9 @@ class TableScreen(Screen[None]):
 
     def _set(self, widget: str, lines: list[Line]) -> None:
         self.drawn[widget] = lines
-        self.query_one(f"#{widget}", Static).update(to_text(lines, self.mono))
+        static = self.query_one(f"#{widget}", Static)
+        static.update(to_text(lines, self.mono))
+        static.display = bool(lines)  # an empty Static would still take a row the fitting did not count
 
     def redraw(self) -> None:
         """Draw everything from the viewer's view (the hand only when revealed)."""
@@ -304,13 +313,18 @@ class TableScreen(Screen[None]):
                 title.append(("  new: " + " ".join(card_label(c) for c in self.fresh), "bold"))
         parts["hand-title"] = [title]
         parts["status"] = ([self.message] if self.message else []) + [self.prompt()]
-        keys = KEYS if width >= max(width_of(line) for line in KEYS) else SHORT_KEYS
         # Fit the screen above the keys: every meld card by card on as many lines as the screen spares (two
-        # rows kept for the recent moves), else shorter, then compact; then the recent moves give way.
-        budget = self.size.height - self.rows(keys, width)
-        for meld_lines in range(max(2, (budget - 14) // max(1, rules.sides)), 0, -1):
-            parts["sides"] = side_lines(view, names, width, mine, meld_lines=meld_lines, scores=totals)
-            if sum(self.rows(lines, width) for lines in parts.values()) + 2 <= budget:
+        # rows kept for the recent moves), else shorter, then compact; then the recent moves give way; then the
+        # keys take one line.  Only a terminal too small even for that gets the notice.
+        wide = width >= max(width_of(line) for line in KEYS)
+        for keys in (KEYS, SHORT_KEYS) if wide else (SHORT_KEYS,):
+            budget = self.size.height - self.rows(keys, width)
+            for meld_lines in range(max(2, (budget - 14) // max(1, rules.sides)), 0, -1):
+                parts["sides"] = side_lines(view, names, width, mine, meld_lines=meld_lines, scores=totals)
+                if sum(self.rows(lines, width) for lines in parts.values()) + 2 <= budget:
+                    break
+            spare = budget - sum(self.rows(lines, width) for lines in parts.values())
+            if spare >= 0:
                 break
         if any("×" in text for line in parts["sides"] for text, _ in line):  # short forms: say what they mean
             short = header.rsplit(" · seed ", 1)[0]
@@ -319,12 +333,11 @@ class TableScreen(Screen[None]):
                 if len(head) + len(note) <= width:
                     parts["header"] = [[(head, ""), (note, "")]]
                     break
-        spare = budget - sum(self.rows(lines, width) for lines in parts.values())
         parts["recent"] = self.recent(view, min(2, spare) if self.size.height < 30 else min(12, spare - 1), width)
         if spare < 0:  # too small a terminal even for the short forms: say so rather than draw over the keys
             parts = {name: [] for name in parts}
             parts["header"] = [[(f"Canasta · hand {s.hand_number}", "")]]
-            parts["status"] = too_small(*self.app.size)
+            parts["status"] = too_small(*self.app.size, self.size.height - spare)
         self._set("keys", keys)
         for name, lines in parts.items():
             self._set(name, lines)
@@ -756,7 +769,8 @@ class TableScreen(Screen[None]):
     def action_colours(self) -> None:
         """Colours off (monochrome) or back on."""
         self.mono = not self.mono
-        self.say("Monochrome: colours off (c: on again)." if self.mono else "Colours on (c: off).", "bold")
+        on = "Colours on (c: off)" + (", but NO_COLOR is set: the screen shows none." if no_color() else ".")
+        self.say("Monochrome: colours off (c: on again)." if self.mono else on, "bold")
 
     def action_scores(self) -> None:
         """The score sheet."""
@@ -820,11 +834,11 @@ class PlayApp(App[int]):
 
     def __init__(self, session: Session, bot_delay: float = 0.4, save_path: str | None = None,
                  autosave: str | os.PathLike[str] | None = None, offer: Session | None = None,
-                 mono: bool | None = None) -> None:
-        super().__init__()
+                 mono: bool | None = None, seed: int | None = None) -> None:
+        super().__init__(ansi_color=True if no_color() else None)  # NO_COLOR: Textual's own colours go too
         if mono is None:
-            mono = bool(os.environ.get("NO_COLOR"))  # https://no-color.org: set and not empty
-        self.table = TableScreen(session, bot_delay, save_path, autosave, offer, mono)
+            mono = no_color()
+        self.table = TableScreen(session, bot_delay, save_path, autosave, offer, mono, seed)
 
     def action_leave(self) -> None:
         """Ctrl-C, Ctrl-Q: the question ``q`` asks (asked again: leave)."""

@@ -55,9 +55,12 @@ def register(sub: Any) -> None:
     p = sub.add_parser(
         "replay", help="step through a saved or recorded match, move by move",
         description="Step through a saved match or a game record on the terminal table, move by move and "
-                    "hand by hand (needs the tui extra), every hand face up or as one seat saw it.")
+                    "hand by hand (needs the tui extra), every hand face up or as one seat saw it. --plain, or "
+                    "standard input or output that is not a terminal, prints the whole match in words instead.")
     p.add_argument("file", help="a save file or game record (with its decks)")
     p.add_argument("--seat", type=int, help="show only what this seat saw, from 1 (default: every hand face up)")
+    p.add_argument("--plain", action="store_true",
+                   help="print every hand in words, move by move, instead of the full-screen table")
     p.set_defaults(func=cmd_replay)
 
 
@@ -118,48 +121,76 @@ def cmd_play(args: argparse.Namespace) -> int:
             if not plain and textual_missing():
                 return _fail(NEEDS_TUI)
             session = Session.new(rules, seats, seed)
-            saved = _saved_match(str(autosave))
+            saved = _saved_match(autosave)
         if plain:
             if not args.plain:
                 print("canasta: not a terminal: playing line by line (--plain)", file=sys.stderr)
-            return _run_plain(session, saved, autosave)
-        return _run_play(session, args.bot_delay, args.resume, autosave, saved, mono=args.no_color or None)
+            return _run_plain(session, saved, autosave, args.seed)
+        return _run_play(session, args.bot_delay, args.resume, autosave, saved, mono=args.no_color or None,
+                         seed=args.seed)
     except (UsageError, CanastaError, SessionError) as exc:
         return _fail(str(exc))
 
 
-def _saved_match(path: str) -> Session | None:
-    """The match left unfinished in the autosave, if any (a file that does not load is left alone)."""
+def _saved_match(path: Path) -> Session | None:
+    """The match left unfinished in the autosave, if any.
+
+    A file that does not load is never written over unsaid: it is kept beside, as ``….unreadable``,
+    and a line on standard error says so.
+    """
     from .session import Session, SessionError
 
-    if not os.path.exists(path):
+    if not path.exists():
         return None
     try:
-        saved = Session.load(path)
-    except SessionError:
+        saved = Session.load(str(path))
+    except SessionError as exc:
+        kept = path.with_name(path.name + ".unreadable")
+        try:
+            os.replace(path, kept)
+        except OSError as why:
+            raise SessionError(f"{exc}, and it cannot be moved aside ({why.strerror or why}): "
+                               "move it away to start a new match") from None
+        print(f"canasta: the match kept in {path} does not load ({exc}): it is kept as {kept}, "
+              "and the new match is kept in its place", file=sys.stderr)
         return None
     return None if saved.match.is_over else saved
 
 
-def _run_plain(session: Session, saved: Session | None, autosave: Path) -> int:
-    from .plain import play_in_terminal
+def _run_plain(session: Session, saved: Session | None, autosave: Path, seed: int | None = None) -> int:
+    """The line-by-line game; a match left unfinished is offered first, Enter continuing it (nothing lost)."""
+    from .plain import fit, play_in_terminal, terminal_width
+    from .saves import continue_answer, offer_choices
+
+    def say(text: str) -> None:
+        print(fit(text, terminal_width()))
 
     if saved is not None:
-        try:
-            answer = input(f"You left a match ({saved.summary()}). Continue it? [Y/n] ").strip().lower()
-        except EOFError:
-            print("\nGoodbye.")
-            return 0
-        if answer in ("", "y", "yes"):
+        question, keep, new = offer_choices(saved.summary(), seed)
+        say(f"{question}\n  c  {keep} (Enter)\n  n  {new}")
+        while True:
+            try:
+                answer = continue_answer(input("Continue it or start the new one? [C/n] "))
+            except EOFError:
+                say("\nGoodbye. The match you left is kept: canasta play --continue")
+                return 0
+            if answer is not None:
+                break
+            say("Answer c (or Enter) to continue the match you left, or n to start the new one.")
+        if answer:
+            if seed is not None and seed != saved.seed:
+                say(f"You go on with the match you left (seed {saved.seed}); seed {seed} is not used.")
             session = saved
+        else:
+            say("A new match: it replaces the one you left.")
     return play_in_terminal(session.match.rules, None, session.seed, session=session, autosave=autosave)
 
 
 def _run_play(session: Session, bot_delay: float, save_path: str | None, autosave: Path,
-              saved: Session | None, mono: bool | None = None) -> int:
+              saved: Session | None, mono: bool | None = None, seed: int | None = None) -> int:
     from .app import PlayApp
 
-    code = PlayApp(session, bot_delay, save_path, autosave=autosave, offer=saved, mono=mono).run()
+    code = PlayApp(session, bot_delay, save_path, autosave=autosave, offer=saved, mono=mono, seed=seed).run()
     return code or 0
 
 
@@ -179,9 +210,18 @@ def cmd_replay(args: argparse.Namespace) -> int:
             return _fail(f"--seat {args.seat} is not at this table (1 to {players})")
     except SessionError as exc:
         return _fail(str(exc))
+    seat = None if args.seat is None else args.seat - 1
+    if args.plain or not is_terminal():
+        from .plain import terminal_width
+        from .plain_replay import replay_words
+
+        if not args.plain:
+            print("canasta: not a terminal: the replay in words (--plain)", file=sys.stderr)
+        print("\n".join(replay_words(replay, seat, terminal_width())))
+        return 0
     if textual_missing():
         return _fail(NEEDS_TUI)
     from .replay_app import ReplayApp
 
-    code = ReplayApp(replay, None if args.seat is None else args.seat - 1).run()
+    code = ReplayApp(replay, seat).run()
     return code or 0

@@ -5,15 +5,21 @@ The table is drawn from the human seat's view only; moves go in through
 end does.  Every move is logged in words, as the full-screen table's log says it
 (:class:`canasta.tui.words.Narrator`): ``West took the pile: 7 cards, top 9♠``.  Type moves in
 the project's notation; ``?`` lists the legal moves, ``hint`` asks the expert bot (with its
-reason), ``save FILE`` saves, ``quit`` leaves.  With ``autosave`` the
-match is written after every move, for ``canasta play --plain --continue``.
+reason), ``table`` shows the table again, ``save FILE`` saves, ``quit`` leaves.  With ``autosave``
+the match is written after every move, for ``canasta play --plain --continue``.
+
+The table is printed again only when it changed, every line is wrapped between words at the
+terminal's width (:func:`fit`), and the ten is written ``10`` as on the table, in the moves
+listed and the messages too (:func:`canasta.text.labels.with_tens`; ``T`` may still be typed).
 """
 
 from __future__ import annotations
 
 import os
 import random
+import shutil
 import sys
+import textwrap
 from collections import Counter
 from collections.abc import Callable, Sequence
 
@@ -24,7 +30,7 @@ from ..play import HOUSE, Table, parse_seats
 from ..play.seats import default_seats
 from ..rules import Rules
 from ..scoring import HandResult, sheet_rows
-from ..text.labels import card_label, cards_label, hand_label, meld_label
+from ..text.labels import card_label, cards_label, hand_label, meld_label, with_tens
 from ..views import PublicView, View, public_view
 from .session import Session, SessionError, default_save_path
 from .words import Narrator, new_cards_words
@@ -80,7 +86,54 @@ def side_names(names: Sequence[str], rules: Rules) -> list[str]:
             for side in range(rules.sides)]
 
 
-PLAIN_HELP = "Type ? for your moves, hint for a hint, save FILE to save, quit to leave."
+PLAIN_HELP = "Type ? for your moves, hint for a hint, table to see the table again, save FILE to save, quit to leave."
+
+WIDTH = 80
+"""The columns written for when the terminal's are not known (a file, a pipe)."""
+
+
+def terminal_width() -> int:
+    """The terminal's columns (``shutil.get_terminal_size``; 80 when output is not a terminal), 20 at least."""
+    return max(20, shutil.get_terminal_size((WIDTH, 24)).columns)
+
+
+def fit(text: str, width: int) -> str:
+    """Every line of ``text`` wrapped between words to ``width`` columns, going on indented under itself.
+
+    >>> print(fit("Your hand: K♠ K♦  9♣  2♥  JK", 18))
+    Your hand: K♠ K♦
+      9♣  2♥  JK
+    >>> print(fit("    K: K♠ K♥ K♦ 2♣ JK", 14))
+        K: K♠ K♥
+          K♦ 2♣ JK
+    """
+    lines = []
+    for line in text.split("\n"):
+        if len(line) <= width:
+            lines.append(line)
+            continue
+        indent = " " * (len(line) - len(line.lstrip()) + 2)
+        lines.extend(textwrap.wrap(line, width, subsequent_indent=indent, break_long_words=False,
+                                   break_on_hyphens=False, drop_whitespace=True) or [line])
+    return "\n".join(lines)
+
+
+def moves_text(moves: Sequence[object], width: int) -> str:
+    """``Legal moves: draw | pile 9S 9H | ...``, wrapped between moves (never inside one), tens as ``10``.
+
+    >>> print(moves_text(["draw", "discard TC", "meld TS TH, T: JK"], 34))
+    Legal moves: draw | discard 10C |
+      meld 10S 10H, 10: JK
+    """
+    lines = ["Legal moves:"]
+    texts = [with_tens(str(m)) for m in moves]
+    for n, text in enumerate(texts):
+        piece = text + (" |" if n < len(texts) - 1 else "")
+        if len(lines[-1]) + 1 + len(piece) > width and lines[-1].strip():
+            lines.append("  " + piece)
+        else:
+            lines[-1] += " " + piece
+    return "\n".join(lines)
 
 
 def play_in_terminal(
@@ -92,13 +145,21 @@ def play_in_terminal(
     *,
     session: Session | None = None,
     autosave: str | os.PathLike[str] | None = None,
+    width: int | None = None,
 ) -> int:
     """Play a match through a :class:`~canasta.play.table.Table` (seats: :mod:`canasta.play.seats`).
 
     ``session``: go on with a saved match (``rules``, ``seats`` and ``seed`` are then not used).
     ``autosave``: a file the match is written to after every move (removed when it is won).
+    ``width``: the columns every line is wrapped to (default: the terminal's, :func:`terminal_width`).
     Bad seats raise :class:`~canasta.errors.SeatError` before anything is shown.
     """
+    columns = terminal_width() if width is None else width
+
+    def say(text: str) -> None:
+        """Write ``text``, every line wrapped to the terminal's width."""
+        write(fit(text, columns))
+
     if session is None:
         words = [s.strip() for s in seats] if seats is not None else default_seats(rules)
         session = Session(Table(rules, parse_seats(words, rules, files=True), seed, files=True), words)
@@ -110,11 +171,11 @@ def play_in_terminal(
 
     def keep() -> None:
         if autosave is not None and (problem := session.autosave(autosave)) is not None:
-            write(problem)
+            say(problem)
 
     def leave() -> int:
-        write("Goodbye." if autosave is None or match.is_over
-              else "Goodbye. The match is kept: canasta play --plain --continue")
+        say("Goodbye." if autosave is None or match.is_over
+            else "Goodbye. The match is kept: canasta play --plain --continue")
         return 0
 
     narrator = Narrator(labels)
@@ -125,10 +186,11 @@ def play_in_terminal(
         ``mine``: what the player alone saw of their own draw or take, said instead of its public words.
         """
         for n, (_, line) in enumerate(narrator.follow(public_view(match.state), session.hand_number)):
-            write(f"  {mine if mine is not None and n == 0 else line}")
+            say(f"  {mine if mine is not None and n == 0 else line}")
 
     resumed = f", hand {session.hand_number}" if session.hand_number > 1 or match.state.history else ""
-    write(f"Canasta ({rules.preset}) to {rules.target:,}. Seed {table.seed}{resumed}. {PLAIN_HELP}")
+    say(f"Canasta ({rules.preset}) to {rules.target:,}. Seed {table.seed}{resumed}. {PLAIN_HELP}")
+    shown: str | None = None  # the table as last printed: printed again only when it changed
     while True:
         state = match.state
         log()
@@ -140,38 +202,44 @@ def play_in_terminal(
             seat = state.to_act
             moves = list(state.legal_moves())
             view = state.view(seat)
-            write("")
-            write(table_text(view, labels))
+            now = table_text(view, labels)
+            if now != shown:
+                say("")
+                say(now)
+                shown = now
             prompt = "Your partner asks: may I go out? (yes/no) " if state.phase is Phase.ANSWER else \
                 f"{labels[seat]} ({state.phase}) > "
             try:
                 line = read(prompt).strip()
             except EOFError:
-                write("")
+                say("")
                 return leave()
             if line in ("quit", "exit", "q"):
                 return leave()
             if line in ("?", "help", "moves"):
-                write("Legal moves: " + " | ".join(str(m) for m in moves))
+                write(moves_text(moves, columns))
+                continue
+            if line == "table":
+                shown = None
                 continue
             if line == "hint":
                 move, reason = hint(view, moves)
-                write(f"Hint: {move} ({reason})")
+                say(with_tens(f"Hint: {move} ({reason})"))
                 continue
             if line == "save" or line.startswith("save "):
                 path = line[4:].strip() or default_save_path(table.seed)
                 try:
                     session.save(path)
                 except SessionError as exc:
-                    write(str(exc))
+                    say(str(exc))
                 else:
-                    write(f"Saved to {path}. Resume with: canasta play --plain --resume {path}")
+                    say(f"Saved to {path}. Resume with: canasta play --plain --resume {path}")
                 continue
             held, pile = Counter(state.hand(seat)), list(state.pile)
             try:
                 applied = table.submit(seat, line, table.state_id)
             except CanastaError as exc:
-                write(f"Not allowed: {exc}")
+                say(with_tens(f"Not allowed: {exc}"))
                 continue
             mine = None
             if applied is not None and applied.action in (DRAW, PILE) and not state.is_over:
@@ -180,12 +248,12 @@ def play_in_terminal(
             log(mine=mine)
         keep()
         assert state.result is not None
-        write("")
-        write(result_text(state.result, labels, rules))
-        write("Match: " + ", ".join(f"{sides[i]} {s:,}" for i, s in enumerate(match.scores)))
+        say("")
+        say(result_text(state.result, labels, rules))
+        say("Match: " + ", ".join(f"{sides[i]} {s:,}" for i, s in enumerate(match.scores)))
         if match.is_over:
             assert match.winner is not None
-            write(f"{sides[match.winner]} win{'s' if ' & ' not in sides[match.winner] else ''} the match.")
+            say(f"{sides[match.winner]} win{'s' if ' & ' not in sides[match.winner] else ''} the match.")
             return 0
         try:
             read("Press Enter for the next hand. ")

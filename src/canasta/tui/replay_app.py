@@ -18,7 +18,7 @@ from ..views import public_view
 from .replay import Replay
 from .scoresheet import match_sheets, side_names
 from .table import Line, hand_lines, pile_line, players_lines, side_lines
-from .widgets import TextScreen, text_rows, to_text, too_small
+from .widgets import TextScreen, no_color, text_rows, to_text, too_small
 from .words import Narrator, numbered
 
 REPLAY_KEYS: list[Line] = [[
@@ -71,7 +71,9 @@ class ReplayScreen(Screen[None]):
 
     def _set(self, widget: str, lines: list[Line]) -> None:
         self.drawn[widget] = lines
-        self.query_one(f"#{widget}", Static).update(to_text(lines))
+        static = self.query_one(f"#{widget}", Static)
+        static.update(to_text(lines))
+        static.display = bool(lines)  # an empty Static would still take a row the fitting did not count
 
     def told(self) -> list[tuple[int, str]]:
         """This hand's moves up to the frame shown, in words (the table's log, :class:`Narrator`)."""
@@ -132,9 +134,10 @@ class ReplayScreen(Screen[None]):
         if used() > budget:  # no hand at all (at a hand's end the players' line still shows what was left)
             parts["hands"] = [[(f"({len(seats)} hands: a taller terminal shows them)", "dim")]]
         if used() > budget:
+            needed = self.size.height - budget + used()  # the keys, and the shortest form of everything else
             parts = {name: [] for name in parts}
             parts["header"] = [[(f"Replay · hand {frame.hand + 1} · move {frame.index}", "")]]
-            parts["move"] = too_small(*self.app.size)
+            parts["move"] = too_small(*self.app.size, needed)
         for name, lines in parts.items():
             self._set(name, lines)
 
@@ -197,7 +200,7 @@ class ReplayApp(App[int]):
     ENABLE_COMMAND_PALETTE = False
 
     def __init__(self, replay: Replay, seat: int | None = None) -> None:
-        super().__init__()
+        super().__init__(ansi_color=True if no_color() else None)  # NO_COLOR: no colour at all
         self.replay_screen = ReplayScreen(replay, seat)
 
     def get_default_screen(self) -> Screen[None]:

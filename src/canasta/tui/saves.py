@@ -38,3 +38,37 @@ def data_dir() -> Path:
 def autosave_path() -> Path:
     """The file every move of the match in play is written to."""
     return data_dir() / AUTOSAVE_NAME
+
+
+def offer_choices(summary: str, seed: int | None) -> tuple[str, str, str]:
+    """The question about a match left unfinished, and its two answers: continue it, or start a new one.
+
+    ``summary``: the match left (:meth:`Session.summary`); ``seed``: the seed asked for on the command
+    line (``--seed``), named in both answers so that neither drops it unsaid.  Continuing is the
+    default: it loses nothing, where a new match replaces the one left.
+
+    >>> question, keep, new = offer_choices("classic, hand 2", 7)
+    >>> question
+    'You left a match (classic, hand 2). Continue it, or start the new match with seed 7?'
+    >>> print(keep); print(new)
+    Continue the match you left (seed 7 is not used)
+    Start the new match with seed 7: it replaces the one you left
+    """
+    new = "the new match" + (f" with seed {seed}" if seed is not None else "")
+    return (f"You left a match ({summary}). Continue it, or start {new}?",
+            "Continue the match you left" + (f" (seed {seed} is not used)" if seed is not None else ""),
+            f"Start {new}: it replaces the one you left")
+
+
+def continue_answer(text: str) -> bool | None:
+    """True to continue the match left (Enter, ``c``, ``y``), False for a new one (``n``), None for anything else.
+
+    >>> [continue_answer(t) for t in ("", " C ", "yes", "new", "no", "maybe")]
+    [True, True, True, False, False, None]
+    """
+    answer = text.strip().lower()
+    if answer in ("", "c", "continue", "y", "yes"):
+        return True
+    if answer in ("n", "new", "no"):
+        return False
+    return None

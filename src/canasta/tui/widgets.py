@@ -6,6 +6,7 @@ a choice with the index chosen, a text page with ``"enter"`` or None.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from typing import ClassVar
 
@@ -56,7 +57,13 @@ def to_text(lines: Sequence[Line], mono: bool = False) -> Text:
 
 
 MIN_SIZE = (80, 24)
-"""The terminal the screens are laid out for; a smaller one gets short forms, and a notice when even they overflow."""
+"""The terminal the screens are laid out for; a smaller one gets short forms, and a notice only when even
+they overflow (how small that is depends on what the table holds: ``too_small`` names it)."""
+
+
+def no_color() -> bool:
+    """True when ``NO_COLOR`` is set and not empty (https://no-color.org): no colour on the screen at all."""
+    return bool(os.environ.get("NO_COLOR"))
 
 
 def text_rows(console: Console, lines: Sequence[Line], width: int) -> int:
@@ -66,10 +73,14 @@ def text_rows(console: Console, lines: Sequence[Line], width: int) -> int:
     return len(to_text(lines).wrap(console, width))
 
 
-def too_small(width: int, height: int) -> list[Line]:
-    """The notice a screen shows instead of drawing over itself in too small a terminal."""
-    return [[(f"This terminal is {width}×{height}: the table needs more room. Make it at least "
-              f"{MIN_SIZE[0]}×{MIN_SIZE[1]} (q: leave).", "bold yellow")]]
+def too_small(width: int, height: int, rows: int) -> list[Line]:
+    """The notice a screen shows instead of drawing over itself: ``rows``, what the table needs at this width.
+
+    >>> too_small(60, 14, 17)[0][0][0]
+    'This terminal is 60×14: at this width the table needs 17 rows. Make it taller or wider (q: leave).'
+    """
+    return [[(f"This terminal is {width}×{height}: at this width the table needs {rows} rows. Make it taller "
+              "or wider (q: leave).", "bold yellow")]]
 
 
 class CoverScreen(Screen[None]):
