@@ -10,7 +10,6 @@ import json
 import logging
 import threading
 import time
-from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -26,29 +25,16 @@ from canasta.web.app import create_app
 from canasta.web.limits import Guards, Limits, Waiting
 from canasta.web.service import TableService
 from canasta.web.storage import AsyncStorage, Event, StorageError, open_storage
+from tests.web.test_security import HUMANS2, Message, make_client, until
 
-Message = dict[str, Any]
-HUMANS2 = [{"kind": "human"}, {"kind": "human"}]
 BAD_TEXT = ["a\ud800b", "a\u0000b", "a\u001b[31mb", "a\u007fb", "a\u200bb", "a\u202eb", "a\u2066b", "\ufeffhi"]
 """A lone surrogate, NUL, ESC, DEL, a zero-width space, a right-to-left override, an isolate, a byte-order mark."""
 
 
-def make_client(tmp_path: Path, **limits: Any) -> TestClient:
-    return TestClient(create_app(str(tmp_path / "s.sqlite3"), bot_delay=0, limits=Limits(**limits)))
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
+@pytest.fixture(name="client")
+def client_at_a_fresh_server(tmp_path: Path) -> Iterator[TestClient]:
     with make_client(tmp_path) as c:
         yield c
-
-
-def until(ws: Any, kind: str, limit: int = 200) -> Message:
-    for _ in range(limit):
-        message: Message = ws.receive_json()
-        if message["type"] in (kind, "error"):
-            return message
-    raise AssertionError(f"no {kind}")
 
 
 def hello_state(stack: ExitStack, client: TestClient, created: Message, seat: int) -> tuple[Any, Message]:
