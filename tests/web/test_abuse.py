@@ -10,6 +10,7 @@ import json
 import logging
 import threading
 import time
+from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
