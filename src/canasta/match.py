@@ -30,6 +30,8 @@ from typing import Any
 from .cards import card_text, shuffled_deck
 from .errors import CanastaError, PositionError
 from .moves import Move
+from .outcome import Outcome
+from .outcome import play as play_outcome
 from .position import deck_from_text, parse_rules, parse_scores, parse_seat
 from .rules import Rules
 from .scoring import HandResult, match_winner
@@ -83,6 +85,8 @@ class Match:
         self.dealer = dealer
         self.hands: list[dict[str, Any]] = []
         self.results: list[HandResult] = []
+        self.outcomes: list[Outcome] = []
+        """What each move of the current hand did, one per entry of its history (:mod:`canasta.outcome`)."""
         self.state: GameState = GameState(self.rules)
         if deal:
             self.new_hand()
@@ -105,6 +109,7 @@ class Match:
         if sitting_out is not None:
             entry["sitting_out"] = sitting_out
         self.hands.append(entry)
+        self.outcomes = []
         self._after_move()
         return self.state
 
@@ -116,10 +121,15 @@ class Match:
 
     def play(self, move: Move | str) -> Move:
         """Check and apply a move of the current hand; scores the hand when it ends."""
-        applied = self.state.play(move)
-        self.hands[-1]["moves"].append(str(applied))
+        return self.apply(move).move
+
+    def apply(self, move: Move | str) -> Outcome:
+        """:meth:`play`, returning what the move did (:mod:`canasta.outcome`); the hand's are in :attr:`outcomes`."""
+        outcome = play_outcome(self.state, move)
+        self.outcomes.append(outcome)
+        self.hands[-1]["moves"].append(str(outcome.move))
         self._after_move()
-        return applied
+        return outcome
 
     def _after_move(self) -> None:
         if self.state.is_over and len(self.results) < len(self.hands):

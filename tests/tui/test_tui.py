@@ -542,9 +542,8 @@ def test_replay_steps_through_a_finished_game() -> None:
         await pilot.press("right", "right")
         frame = replay.frame
         assert frame.index == 2
-        seat, move = frame.move or (0, "")
-        before = public_view(replay.frames[replay.at - 1].state)
-        said = tell(before, public_view(frame.state), seat, move, replay.match.players)
+        assert frame.outcome is not None
+        said = tell(frame.outcome.public(), public_view(frame.state), replay.match.players)
         assert f"Move 2: {' · '.join(said)}" in screen_text(app)  # in words, as the table's log says it
         hands = widget_text(app, "hands")
         for seat, name in enumerate(replay.match.players):  # a finished game: every hand face up

@@ -12,7 +12,6 @@ import asyncio
 import os
 import random
 import re
-from collections import Counter
 from typing import ClassVar
 
 from textual.app import App, ComposeResult
@@ -250,7 +249,7 @@ class TableScreen(Screen[None]):
         s = self.session
         if self.narrator.names != s.names:
             self.narrator = Narrator(s.names)
-        self.narrator.follow(public_view(s.state), s.hand_number)
+        self.narrator.follow(public_view(s.state), s.hand_number, s.table.match.outcomes)
         self.told = self.narrator.told
 
     def on_resize(self, event: Resize) -> None:
@@ -494,8 +493,6 @@ class TableScreen(Screen[None]):
         if self.not_my_turn():
             return False
         seat = s.state.to_act
-        before = Counter(s.state.hand(seat))
-        pile = list(s.state.pile)
         try:
             applied = s.play(move)
         except CanastaError as exc:
@@ -507,9 +504,10 @@ class TableScreen(Screen[None]):
         self.hinted = None
         self.fresh = []
         if applied.action in (DRAW, PILE) and not s.state.is_over:
-            self.fresh = sorted((Counter(s.state.hand(seat)) - before).elements())
+            outcome = s.table.match.outcomes[-1]  # what the engine says the move did
+            self.fresh = list(outcome.drew)
             who = "You" if not self.hot_seat else s.names[seat]
-            self.message = [(new_cards_words(who, applied.action, self.fresh, pile), "bold")]
+            self.message = [(new_cards_words(who, outcome), "bold")]
         self.advance()
         return True
 

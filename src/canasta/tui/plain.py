@@ -20,7 +20,6 @@ import random
 import shutil
 import sys
 import textwrap
-from collections import Counter
 from collections.abc import Callable, Sequence
 
 from ..bots.hints import hint
@@ -185,7 +184,7 @@ def play_in_terminal(
 
         ``mine``: what the player alone saw of their own draw or take, said instead of its public words.
         """
-        for n, (_, line) in enumerate(narrator.follow(public_view(match.state), session.hand_number)):
+        for n, (_, line) in enumerate(narrator.follow(public_view(match.state), session.hand_number, match.outcomes)):
             say(f"  {mine if mine is not None and n == 0 else line}")
 
     resumed = f", hand {session.hand_number}" if session.hand_number > 1 or match.state.history else ""
@@ -235,7 +234,6 @@ def play_in_terminal(
                 else:
                     say(f"Saved to {path}. Resume with: canasta play --plain --resume {path}")
                 continue
-            held, pile = Counter(state.hand(seat)), list(state.pile)
             try:
                 applied = table.submit(seat, line, table.state_id)
             except CanastaError as exc:
@@ -243,8 +241,7 @@ def play_in_terminal(
                 continue
             mine = None
             if applied is not None and applied.action in (DRAW, PILE) and not state.is_over:
-                new = sorted((Counter(state.hand(seat)) - held).elements())
-                mine = new_cards_words(labels[seat], applied.action, new, pile)
+                mine = new_cards_words(labels[seat], table.match.outcomes[-1])  # what the engine says it did
             log(mine=mine)
         keep()
         assert state.result is not None

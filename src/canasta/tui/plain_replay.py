@@ -20,9 +20,7 @@ hand's score as ``canasta play --plain`` itemises it, and the match's totals.  P
 
 from __future__ import annotations
 
-from collections import Counter
-
-from ..moves import DRAW, Move
+from ..moves import DRAW
 from ..text.labels import hand_label
 from ..views import public_view
 from .plain import fit, result_text, side_names
@@ -40,18 +38,15 @@ def _told(replay: Replay, frames: list[Frame], seat: int | None) -> list[tuple[i
     names = replay.match.players
     narrator = Narrator(names)
     told: list[tuple[int, str]] = []
-    before = None
+    outcomes = [frame.outcome for frame in frames if frame.outcome is not None]
     for frame in frames:
-        new = narrator.follow(public_view(frame.state), frame.hand + 1)
+        new = narrator.follow(public_view(frame.state), frame.hand + 1, outcomes)
         if frame.index == 0:
             told = list(new)
-        elif frame.move is not None and before is not None and frame.move[0] == seat and new \
-                and Move.parse(frame.move[1]).action == DRAW:
-            got = sorted((Counter(frame.state.hand(seat)) - Counter(before.state.hand(seat))).elements())
-            told += [(new[0][0], new_cards_words(names[seat], DRAW, got, before.state.pile)), *new[1:]]
+        elif frame.outcome is not None and frame.outcome.seat == seat and new and frame.outcome.move.action == DRAW:
+            told += [(new[0][0], new_cards_words(names[seat], frame.outcome)), *new[1:]]
         else:
             told += new
-        before = frame
     return told
 
 

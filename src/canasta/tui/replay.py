@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from ..cards import parse_card
 from ..match import Match
+from ..outcome import Outcome
 from ..state import GameState
 from .session import match_from_record
 
@@ -33,6 +34,8 @@ class Frame:
     index: int
     state: GameState
     move: tuple[int, str] | None
+    outcome: Outcome | None = None
+    """What that move did (:mod:`canasta.outcome`)."""
 
 
 class Replay:
@@ -57,9 +60,8 @@ class Replay:
             match.new_hand([parse_card(c) for c in hand["deck"]])
             frames.append(Frame(number, 0, match.state.copy(), None))
             for index, text in enumerate(hand["moves"], 1):
-                seat = match.state.to_act
-                match.play(text)
-                frames.append(Frame(number, index, match.state.copy(), (seat, text)))
+                outcome = match.apply(text)
+                frames.append(Frame(number, index, match.state.copy(), (outcome.seat, text), outcome))
         return cls(match, frames)
 
     @property

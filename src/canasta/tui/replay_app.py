@@ -80,8 +80,10 @@ class ReplayScreen(Screen[None]):
         r = self.replay
         hand = r.frame.hand
         narrator = Narrator(r.match.players)
-        for frame in r.frames[r.hand_start(hand): r.at + 1]:
-            narrator.follow(public_view(frame.state), hand + 1)
+        frames = r.frames[r.hand_start(hand): r.at + 1]
+        outcomes = [frame.outcome for frame in frames if frame.outcome is not None]
+        for frame in frames:
+            narrator.follow(public_view(frame.state), hand + 1, outcomes)
         return narrator.told
 
     def redraw(self) -> None:

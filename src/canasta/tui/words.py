@@ -3,10 +3,10 @@
 One implementation for every terminal front end: the full-screen table's log and recent
 moves, ``canasta play --plain`` and ``canasta replay``.  A move's notation leaves out what
 the table saw happen (the pile's size and top card when it is taken, red threes laid out, a
-player going out, whether a card went onto a meld already down), so :func:`tell` reads it
-from the public views before and after the move; :class:`Narrator` follows a hand move by
-move.  :func:`say_move` words a move from its notation alone, for moves seen only in the
-history (a match resumed from a file).  Pure functions, no Textual.
+player going out, whether a card went onto a meld already down), so :func:`tell` words the
+engine's record of the move (:mod:`canasta.outcome`: no front end works out what a move did);
+:class:`Narrator` follows a hand move by move.  :func:`say_move` words a move from its
+notation alone, for a move with no record.  Pure functions, no Textual.
 
 >>> say_move("West", "pile 9S 9H, K: JK")
 'West took the pile with 9♠ 9♥, K: JK'
@@ -21,12 +21,12 @@ history (a match resumed from a file).  Pure functions, no Textual.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Collection, Sequence
 
-from ..cards import IS_WILD, KIND, WILD_MELD, kind_name
+from ..cards import IS_WILD, KIND, MELD_RANK_CHARS, WILD_MELD, kind_name
 from ..errors import MoveSyntaxError
 from ..moves import ASK, DISCARD, DRAW, MELD, NO, PILE, YES, Move
+from ..outcome import Outcome
 from ..text.labels import card_label, cards_label, rank_label
 from ..views import PublicView
 
@@ -94,31 +94,25 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def tell(before: PublicView, after: PublicView, seat: int, text: str, names: Sequence[str]) -> list[str]:
-    """What the table saw of ``seat``'s move ``text``, from the public views before and after it.
+def tell(outcome: Outcome, after: PublicView, names: Sequence[str]) -> list[str]:
+    """What the table saw a move do, from the engine's record of it (:mod:`canasta.outcome`) and, when it
+    ended the hand, the public view after it (who went out).
 
     The pile's size and top card when it is taken, cards added to melds already down, red threes
     laid out (by the mover, or by the player whose turn begins), and going out.  Never a card
-    from a hidden hand.
+    from a hidden hand: the record's public part only.
     """
-    who = names[seat]
-    sides = before.rules.sides
-    said = say_move(who, text, before.melds[seat % sides])
-    action = text.split(" ", 1)[0]
-    if action == PILE and before.pile:
-        size, top = len(before.pile), before.pile[-1]
-        said = f"{who} took the pile: {_plural(size, 'card')}, top {card_label(top)}"
-        move = Move.parse(text)
+    who, move = names[outcome.seat], outcome.move
+    said = say_move(who, str(move), {MELD_RANK_CHARS.index(rank) for rank in outcome.added})
+    if move.action == PILE and outcome.top is not None:
+        said = f"{who} took the pile: {_plural(outcome.took, 'card')}, top {card_label(outcome.top)}"
         if move.groups:
             said += f", with {_groups(move)}"
     lines = [said]
-    for side in range(sides):
-        added = list((Counter(after.red_threes[side]) - Counter(before.red_threes[side])).elements())
-        if added:
-            layer = seat if seat % sides == side else after.turn
-            what = "a red three" if len(added) == 1 else f"{len(added)} red threes"
-            lines.append(f"{names[layer]} laid out {what}: {cards_label(added)}")
-    if after.result is not None and before.result is None:
+    for layer, cards in outcome.reds:
+        what = "a red three" if len(cards) == 1 else f"{len(cards)} red threes"
+        lines.append(f"{names[layer]} laid out {what}: {cards_label(cards)}")
+    if outcome.hand_over and after.result is not None:
         out = after.result.went_out
         if out is not None:
             lines.append(f"{names[out]} went out" + (" concealed" if after.result.concealed else ""))
@@ -142,20 +136,22 @@ def deal_words(view: PublicView, names: Sequence[str]) -> list[str]:
     return lines
 
 
-def new_cards_words(who: str, action: str, new: Sequence[int], pile: Sequence[int]) -> str:
-    """What the player alone learns of a draw or a take: ``You drew 4♦.``, ``You took the pile: ...``.
-
-    ``new``: the cards that came into the hand; ``pile``: the pile as it was before the take.
+def new_cards_words(who: str, outcome: Outcome) -> str:
+    """What the player alone learns of their draw or take (:attr:`Outcome.drew <canasta.outcome.Outcome.drew>`):
+    ``You drew 4♦.``, ``You took the pile: 2 cards, top 9♠; new in hand: 9♠ 10♣.``
 
     >>> from canasta.cards import parse_cards
-    >>> new_cards_words("You", "pile", parse_cards(["9S", "TC"]), parse_cards(["TC", "9S"]))
+    >>> from canasta.moves import Move
+    >>> took = Outcome(0, Move.parse("pile"), took=2, top=parse_cards(["9S"])[0], drew=tuple(parse_cards(["9S", "TC"])))
+    >>> new_cards_words("You", took)
     'You took the pile: 2 cards, top 9♠; new in hand: 9♠ 10♣.'
     """
-    cards = cards_label(new)
-    if action == DRAW:
+    cards = cards_label(outcome.drew)
+    if outcome.move.action == DRAW:
         return f"{who} drew {cards or 'a red three'}."
-    top = f", top {card_label(pile[-1])}" if pile else ""
-    return f"{who} took the pile: {_plural(len(pile), 'card')}{top}" + (f"; new in hand: {cards}." if cards else ".")
+    top = f", top {card_label(outcome.top)}" if outcome.top is not None else ""
+    pile = outcome.took
+    return f"{who} took the pile: {_plural(pile, 'card')}{top}" + (f"; new in hand: {cards}." if cards else ".")
 
 
 def numbered(told: Sequence[tuple[int, str]]) -> list[str]:
@@ -179,11 +175,12 @@ class Narrator:
     >>> from canasta.views import public_view
     >>> state = from_position({"rules": "classic", "dealer": 3, "turn": 0, "hands": [["6H", "9D"], ["4C"],
     ...     ["QS"], ["8H"]], "stock": ["5C"], "pile": ["TC"], "melds": [{"6": ["6S", "6D", "6C"]}, {}]})
+    >>> from canasta.outcome import play
     >>> narrator = Narrator(["South", "West", "North", "East"])
     >>> narrator.follow(public_view(state), 1)
     [(-1, 'The pile starts with 10♣')]
-    >>> _ = state.play("draw"), state.play("meld 6H")
-    >>> [line for _, line in narrator.follow(public_view(state), 1)]
+    >>> outcomes = [play(state, "draw"), play(state, "meld 6H")]
+    >>> [line for _, line in narrator.follow(public_view(state), 1, outcomes)]
     ['South drew from the stock', 'South added 6♥ to the 6s']
     """
 
@@ -193,8 +190,12 @@ class Narrator:
         self._hand: int | None = None
         self._last: PublicView | None = None  # the view the log last saw
 
-    def follow(self, view: PublicView, hand: int) -> list[tuple[int, str]]:
-        """Tell what happened since the last view seen (a new hand starts a new log)."""
+    def follow(self, view: PublicView, hand: int, outcomes: Sequence[Outcome] = ()) -> list[tuple[int, str]]:
+        """Tell what happened since the last view seen (a new hand starts a new log).
+
+        ``outcomes``: the engine's record of each move of the hand (``Match.outcomes``), so that every move
+        is told in full, also several at once (a match resumed mid-hand); a move without one is told
+        from its notation alone."""
         seen = len(self._last.history) if self._last is not None else 0
         before = self._last
         if hand != self._hand or before is None or len(view.history) < seen:
@@ -203,17 +204,17 @@ class Narrator:
             seen, before = 0, None
         else:
             start = len(self.told)
-        new = view.history[seen:]
-        if len(new) == 1 and before is not None:
-            self.told += [(seen, line) for line in tell(before, view, new[0][0], new[0][1], self.names)]
-        else:  # several moves at once (a match resumed mid-hand): from their notation, melds followed
-            sides = view.rules.sides
-            down = [set(before.melds[side]) if before is not None else set() for side in range(sides)]
-            for i, (seat, text) in enumerate(new):
-                self.told.append((seen + i, say_move(self.names[seat], text, down[seat % sides])))
-                try:
-                    down[seat % sides].update(g.rank for g in Move.parse(text).groups)
-                except MoveSyntaxError:
-                    pass
+        sides = view.rules.sides
+        down = [set(before.melds[side]) if before is not None else set() for side in range(sides)]
+        for index in range(seen, len(view.history)):
+            seat, text = view.history[index]
+            if index < len(outcomes) and str(outcomes[index].move) == text:
+                self.told += [(index, line) for line in tell(outcomes[index].public(), view, self.names)]
+            else:
+                self.told.append((index, say_move(self.names[seat], text, down[seat % sides])))
+            try:
+                down[seat % sides].update(g.rank for g in Move.parse(text).groups)
+            except MoveSyntaxError:
+                pass
         self._hand, self._last = hand, view
         return self.told[start:]

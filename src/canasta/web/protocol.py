@@ -179,6 +179,7 @@ def table_json(table: ServedTable, public: PublicView | None = None) -> dict[str
     rules = match.rules
     if public is None:
         public = public_view(match.state)
+    facts = table.facts
     return {
         "id": table.id,
         "status": table.status,
@@ -198,7 +199,7 @@ def table_json(table: ServedTable, public: PublicView | None = None) -> dict[str
         "match": table.matches,
         "ready": sorted(table.ready),
         "waiting": table.waiting(),
-        "log": [{"seat": seat, "move": move, **(table.facts[i] if i < len(table.facts) else {})}
+        "log": [{"seat": seat, "move": move, **(facts[i] if i < len(facts) else {})}
                 for i, (seat, move) in enumerate(public.history)],
         "away_minutes": table.away_minutes,
         "turn_seconds": table.turn_seconds,

@@ -21,16 +21,17 @@ from typing import Any, Protocol
 
 from ..bots import BOTS, LEVELS, find_level
 from ..bots.hints import hint
-from ..cards import MELD_RANK_CHARS, RED_THREE_CODES, card_text, parse_cards
+from ..cards import card_text, parse_cards
 from ..errors import CardError, IllegalMoveError, MatchOver, MoveSyntaxError, NotYourTurn, SeatError, StaleState
 from ..legal import resolve as resolve_selection
 from ..match import OLD_SEEDING, SEEDING, Match
-from ..moves import DRAW, MELD, PILE, Move
+from ..moves import DRAW, Move
+from ..outcome import Outcome
 from ..play import HOUSE, HUMAN, Seat, parse_seats
 from ..play import Table as Driver
 from ..play.seats import HUMAN_WORDS
 from ..rules import Rules
-from ..state import DRAW_PHASE, GameState
+from ..state import GameState
 from .pool import run_cpu
 from .protocol import CHAT_SENT as CHAT_KEPT
 from .protocol import MAX_RESOLVED, ProtocolError, dumps, rules_from_request, state_message, table_json, view_json
@@ -114,13 +115,9 @@ class ServedTable:
         self.chat: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)
         self.chat_seqs: deque[int] = deque(maxlen=CHAT_KEPT)
         """The events of the lines in :attr:`chat` (storage forgets the lines before the first)."""
-        self.facts: list[dict[str, Any]] = []
-        """Per move of this hand, what the move's notation leaves out but the table showed everybody (the
-        log in words needs them after a reload too): ``took`` and ``top`` of a pile taken, the ranks
-        ``added`` to melds already on the table, the red threes laid out (``reds``)."""
-        self.draws: dict[int, tuple[int, list[str]]] = {}
-        """Per draw of this hand (its index in the log): the seat and the cards it drew, which only that
-        seat is told (``drawn`` in its state messages)."""
+        self._facts_of: list[Outcome] | None = None
+        self._facts: list[dict[str, Any]] = []
+        self._draws: dict[int, tuple[int, list[str]]] = {}
         self.connections: set[Connection] = set()
         self.lock = asyncio.Lock()
         self.bot_task: asyncio.Task[None] | None = None
@@ -211,11 +208,8 @@ class ServedTable:
         if kind == "deal":
             self.driver.apply(None)
             self.ready.clear()
-            self.facts, self.draws = [], {}
         elif kind == "move":
-            before = _Before(self.match.state)
             self.driver.apply(Move.parse(event.text))
-            self._note(before)
         elif kind == "ready" and seat is not None:
             self.ready.add(seat)
         elif kind == "chat" and seat is not None:
@@ -235,7 +229,6 @@ class ServedTable:
             self.driver.stand_ins |= stand_ins
             self.matches += 1
             self.ready.clear()
-            self.facts, self.draws = [], {}
         elif kind == "away" and seat is not None:
             self.driver.stand_ins.add(seat)
             self.away.add(seat)
@@ -249,36 +242,29 @@ class ServedTable:
         self.last_active = time.monotonic()
         self._turn_clock()
 
-    def _note(self, before: _Before) -> None:
-        """Keep the public facts of the move just applied (and the cards a draw brought, for its seat)."""
-        state = self.match.state
-        index = len(state.history) - 1
-        seat, move = state.history[index]
-        side = state.side_of(seat)
-        facts: dict[str, Any] = {}
-        if move.action == PILE and before.pile:
-            facts["took"], facts["top"] = len(before.pile), card_text(before.pile[-1])
-        if move.action in (MELD, PILE):
-            added = [MELD_RANK_CHARS[r] for r in before.ranks[side]
-                     if len(state.melds[side][r] or ()) > before.sizes[side][r]]
-            if added:
-                facts["added"] = added
-        reds = []
-        for other, count in enumerate(before.reds):
-            laid = state.red3[other][count:]
-            if laid:  # the mover's side laid them out; another side's, the player whose turn began
-                reds.append({"seat": seat if other == side else state.turn, "cards": [card_text(c) for c in laid]})
-        if reds:
-            facts["reds"] = reds
-        while len(self.facts) < index:  # (a hand replayed from a log older than the facts: nothing known)
-            self.facts.append({})
-        self.facts[index:] = [facts]
-        if move.action == DRAW and before.hand is not None:
-            drew = [c for c in state.hand(seat) if c not in RED_THREE_CODES]
-            for code in before.hand:
-                if code in drew:
-                    drew.remove(code)
-            self.draws[index] = (seat, [card_text(c) for c in drew])
+    @property
+    def facts(self) -> list[dict[str, Any]]:
+        """Per move of this hand, what the move's notation leaves out but the table showed everybody (the
+        log in words needs them after a reload too), from the engine's outcomes (:mod:`canasta.outcome`):
+        ``took`` and ``top`` of a pile taken, the ranks ``added`` to melds already on the table, the red
+        threes laid out (``reds``).  Each move's facts are worked out once."""
+        outcomes = self.match.outcomes
+        if self._facts_of is not outcomes:  # a new hand (or match)
+            self._facts_of, self._facts, self._draws = outcomes, [], {}
+        for index in range(len(self._facts), len(outcomes)):
+            outcome = outcomes[index]
+            self._facts.append({key: value for key, value in outcome.public().to_json().items()
+                                if key in ("took", "top", "added", "reds")})
+            if outcome.move.action == DRAW:
+                self._draws[index] = (outcome.seat, [card_text(c) for c in outcome.drew])
+        return self._facts
+
+    @property
+    def draws(self) -> dict[int, tuple[int, list[str]]]:
+        """Per draw of this hand (its index in the log): the seat and the cards it drew, which only that
+        seat is told (``drawn`` in its state messages)."""
+        _ = self.facts  # brought up to date together
+        return self._draws
 
     def _turn_clock(self) -> None:
         """Start the turn timer when another seat (or a new hand) is to act."""
@@ -313,20 +299,6 @@ class ServedTable:
     def idle(self) -> bool:
         """True when nobody is connected and no computer player is moving."""
         return not self.connections and (self.bot_task is None or self.bot_task.done())
-
-
-class _Before:
-    """What the facts of a move are measured against: the state's public parts before it (and the hand of
-    the seat to draw)."""
-
-    __slots__ = ("hand", "pile", "ranks", "reds", "sizes")
-
-    def __init__(self, state: GameState) -> None:
-        self.pile = list(state.pile)
-        self.sizes = [[len(m) if m is not None else 0 for m in side] for side in state.melds]
-        self.ranks = [[r for r, n in enumerate(sizes) if n] for sizes in self.sizes]
-        self.reds = [len(r) for r in state.red3]
-        self.hand = state.hand(state.turn) if state.phase == DRAW_PHASE and not state.is_over else None
 
 
 class TableService:
