@@ -115,3 +115,23 @@ def test_no_color_draws_the_full_screen_without_any_colour(args: list[str], unti
 def test_no_color_in_the_plain_game_and_the_command_line(args: list[str], until: str, tmp_path: Path) -> None:
     output = run_in_terminal(args, tmp_path, until, ["quit\n"])
     assert colours(output) == []
+
+
+@pytest.mark.parametrize("value, colours", [("1", False), ("", None)])
+def test_the_servers_log_follows_no_color(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, value: str,
+                                           colours: bool | None) -> None:
+    """``canasta serve`` logs through uvicorn, which colours its lines on a terminal unless told not to."""
+    uvicorn = pytest.importorskip("uvicorn", reason="the server needs the web extra")
+    from canasta.web import server
+
+    seen: dict[str, object] = {}
+
+    class Config:
+        def __init__(self, app: object, **options: object) -> None:
+            seen.update(options)
+
+    monkeypatch.setattr(uvicorn, "Config", Config)
+    monkeypatch.setattr(uvicorn, "Server", lambda config: type("S", (), {"run": lambda self: None})())
+    monkeypatch.setenv("NO_COLOR", value)
+    server.serve(db=str(tmp_path / "s.sqlite3"), quiet=True)
+    assert seen["use_colors"] is colours

@@ -39,5 +39,6 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str = "canasta.sqlite3"
                     trusted=trusted)
     config = uvicorn.Config(create_app(db, bot_delay, follow, limits), host=host, port=port, ws_max_size=WS_MAX_SIZE,
                             log_level="warning" if quiet else "info", access_log=not quiet,
-                            timeout_graceful_shutdown=5)
+                            timeout_graceful_shutdown=5,
+                            use_colors=False if os.environ.get("NO_COLOR") else None)  # no-color.org
     uvicorn.Server(config).run()
