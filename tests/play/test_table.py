@@ -65,13 +65,14 @@ def test_the_house_deals_only_at_a_table_without_people() -> None:
     bots = Table(RULES, parse_seats(["basic"] * 4, RULES), seed=3)
     bots.run_bots()
     assert bots.state.is_over and bots.bot_to_act() is None and bots.bot_to_act(deal=True) == HOUSE
-    mixed = Table(RULES, parse_seats(["human", "basic", "basic", "basic"], RULES), seed=3)
+    rules = Rules.from_preset("classic")  # to 5,000: the match goes on after the first hand
+    mixed = Table(rules, parse_seats(["human", "basic", "basic", "basic"], rules), seed=3)
     while mixed.bot_to_act() is not None or not mixed.state.is_over:
         if mixed.bot_to_act() is None:
             mixed.submit(0, mixed.state.legal_moves()[0], mixed.state_id)
         else:
             mixed.play_bot()
-    assert mixed.bot_to_act(deal=True) is None  # a person deals the next hand there
+    assert not mixed.match.is_over and mixed.bot_to_act(deal=True) is None  # a person deals the next hand there
     mixed.stand_ins.add(0)
     assert mixed.bot_to_act(deal=True) is None  # even with their seat left to the computer (protocol.md)
 
