@@ -432,6 +432,8 @@ def test_hot_seat_partner_answers_behind_the_cover() -> None:
         await pilot.press("enter")
         check_table(app)
         assert [str(m) for _, m in session.state.history] == ["draw", "ask", "yes"]
+        words = " ".join(screen_text(app).split())
+        assert "your partner said yes: go out now" in words  # the prompt no longer says only "meld or discard"
 
     run(app, script)
 

@@ -298,3 +298,14 @@ def test_an_idle_table_is_forgotten_and_comes_back_from_storage(client: TestClie
     with client.websocket_connect(f"/ws/{tid}") as ws:
         _, again = hello(ws, token_of(table["seats"][1]["link"]))
         assert again["state"] == after["state"] and again["view"] == after["view"]
+
+
+def test_the_page_says_the_terminals_words_after_an_answer_to_may_i_go_out() -> None:
+    """After "yes" the player must go out: the page's turn line and the terminal's prompt say so in the same words."""
+    from pathlib import Path
+
+    from canasta.text.labels import PLAY_WORDS
+
+    script = (Path(__file__).resolve().parents[2] / "src/canasta/web/static/game/render.js").read_text(encoding="utf-8")
+    for answer in (True, False):
+        assert f'{str(answer).lower()}: "{PLAY_WORDS[answer]}"' in script

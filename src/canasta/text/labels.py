@@ -103,3 +103,21 @@ def with_tens(text: str) -> str:
 def points(n: int) -> str:
     """Points with thousands separators and an ASCII minus: ``1,315``, ``-35``."""
     return f"{n:,}"
+
+
+PLAY_WORDS = {
+    None: "meld, then discard",
+    True: "your partner said yes: go out now (meld all your cards, or all but one and discard it)",
+    False: "your partner said no: meld, then discard (you may not go out this turn)",
+}
+"""What the player to meld does now, by their partner's answer to "may I go out?" (None: not asked).  The
+page's turn line (``static/game/render.js``) says the same words."""
+
+
+def play_words(answer: bool | None) -> str:
+    """What the player to meld does now, after their partner's ``answer`` (None: they did not ask).
+
+    >>> play_words(True)
+    'your partner said yes: go out now (meld all your cards, or all but one and discard it)'
+    """
+    return PLAY_WORDS[answer]

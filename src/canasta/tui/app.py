@@ -25,7 +25,7 @@ from ..bots.levels import find_level
 from ..cards import KIND, NUM_NATURAL, card_text
 from ..errors import CanastaError
 from ..moves import DRAW, MELD, PILE, Move, Phase
-from ..text.labels import meld_label
+from ..text.labels import meld_label, play_words
 from ..text.rulebook import rules_text
 from ..views import View, public_view
 from .saves import offer_choices
@@ -372,6 +372,8 @@ class TableScreen(Screen[None]):
             return [(f"{names[state.turn]} asks you: may I go out? ", "bold green"), ("y", "bold"), (" yes · ", ""),
                     ("n", "bold"), (" no", "")]
         who = f"{names[seat]}, your turn" if self.hot_seat else "Your turn"
+        if state.phase is Phase.PLAY and state.answer is not None:  # after asking: the partner's answer decides
+            return [(f"{who}: ", "bold green"), (f"{play_words(state.answer)}; meld (m), discard (x)", "")]
         return [(f"{who}: ", "bold green"), (PHASE_PROMPTS.get(state.phase, state.phase), "")]
 
     def recent(self, view: View, lines: int, width: int) -> list[Line]:

@@ -29,7 +29,7 @@ from ..play import HOUSE, Table, parse_seats
 from ..play.seats import default_seats
 from ..rules import Rules
 from ..scoring import HandResult, sheet_rows
-from ..text.labels import card_label, cards_label, hand_label, meld_label, with_tens
+from ..text.labels import card_label, cards_label, hand_label, meld_label, play_words, with_tens
 from ..views import PublicView, View, public_view
 from .session import Session, SessionError, default_save_path
 from .words import Narrator, new_cards_words
@@ -208,6 +208,8 @@ def play_in_terminal(
                 shown = now
             prompt = "Your partner asks: may I go out? (yes/no) " if state.phase is Phase.ANSWER else \
                 f"{labels[seat]} ({state.phase}) > "
+            if state.phase is Phase.PLAY and state.answer is not None:  # the partner's answer decides the turn
+                prompt = f"{labels[seat]}, {play_words(state.answer)} > "
             try:
                 line = read(prompt).strip()
             except EOFError:

@@ -20,6 +20,17 @@ const PHASE_WORDS = {
   over: "hand over",
 };
 
+/** The player's own turn after asking "may I go out?": canasta.text.labels.PLAY_WORDS, word for word. */
+const PLAY_ANSWERED = {
+  true: "your partner said yes: go out now (meld all your cards, or all but one and discard it)",
+  false: "your partner said no: meld, then discard (you may not go out this turn)",
+};
+/** The same turn as the other seats see it. */
+const ANSWERED_FOR_OTHERS = {
+  true: "their partner said yes: they go out now",
+  false: "their partner said no: meld, then discard",
+};
+
 /** A "?" that opens one of the page's explainers (popovers in game.html). */
 export function explain(topic, label) {
   const button = el("button", "explain", "?");
@@ -76,7 +87,11 @@ export function renderHeader(msg) {
         : `${name} answers ${asker}: may they go out?`;
     } else {
       const whose = mine ? `Your turn, ${name}` : `${name}\u2019s turn`;
-      turn.textContent = `${whose}: ${PHASE_WORDS[view.phase] || view.phase}`;
+      // After "may I go out?", the partner's answer decides the turn (the terminal says the same words).
+      const words = view.phase === "play" && view.answer !== null && view.answer !== undefined
+        ? (mine ? PLAY_ANSWERED[view.answer] : ANSWERED_FOR_OTHERS[view.answer])
+        : PHASE_WORDS[view.phase] || view.phase;
+      turn.textContent = `${whose}: ${words}`;
     }
   }
   turn.dataset.seat = String(view.to_act);
