@@ -433,7 +433,7 @@ def test_hot_seat_partner_answers_behind_the_cover() -> None:
         check_table(app)
         assert [str(m) for _, m in session.state.history] == ["draw", "ask", "yes"]
         words = " ".join(screen_text(app).split())
-        assert "your partner said yes: go out now" in words  # the prompt no longer says only "meld or discard"
+        assert "your partner said yes: you must go out now" in words  # the prompt no longer says only "meld or discard"
 
     run(app, script)
 

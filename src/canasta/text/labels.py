@@ -107,8 +107,8 @@ def points(n: int) -> str:
 
 PLAY_WORDS = {
     None: "meld, then discard",
-    True: "your partner said yes: go out now (meld all your cards, or all but one and discard it)",
-    False: "your partner said no: meld, then discard (you may not go out this turn)",
+    True: "your partner said yes: you must go out now",
+    False: "your partner said no: you may not go out this turn",
 }
 """What the player to meld does now, by their partner's answer to "may I go out?" (None: not asked).  The
 page's turn line (``static/game/render.js``) says the same words."""
@@ -118,6 +118,6 @@ def play_words(answer: bool | None) -> str:
     """What the player to meld does now, after their partner's ``answer`` (None: they did not ask).
 
     >>> play_words(True)
-    'your partner said yes: go out now (meld all your cards, or all but one and discard it)'
+    'your partner said yes: you must go out now'
     """
     return PLAY_WORDS[answer]

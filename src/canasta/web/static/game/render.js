@@ -22,8 +22,8 @@ const PHASE_WORDS = {
 
 /** The player's own turn after asking "may I go out?": canasta.text.labels.PLAY_WORDS, word for word. */
 const PLAY_ANSWERED = {
-  true: "your partner said yes: go out now (meld all your cards, or all but one and discard it)",
-  false: "your partner said no: meld, then discard (you may not go out this turn)",
+  true: "your partner said yes: you must go out now",
+  false: "your partner said no: you may not go out this turn",
 };
 /** The same turn as the other seats see it. */
 const ANSWERED_FOR_OTHERS = {
