@@ -427,7 +427,7 @@ async def _work(svc: TableService, conn: WebSocketConnection, table: ServedTable
             raise ProtocolError("rate_limited", refused)
         key = f"address {conn.address}"
         address = conn.address
-        charging = cpu_pool.charge_to.set(lambda seconds: guards.cpu.charge(address, seconds))
+        charging = cpu_pool.charge_to.set(lambda seconds: guards.cpu.spend(address, seconds))
     try:
         if kind == "hint":
             move, reason = await svc.hint(table, conn.seat, message["state"], key)

@@ -179,26 +179,50 @@ async def read_body(request: Request, limit: int) -> bytes:
 
 
 class RateLimiter:
-    """Token buckets by key (a client address, a connection): ``rate`` a second, ``burst`` at once."""
+    """Token buckets by key (a client address, a connection): ``rate`` a second, ``burst`` at once.
 
-    def __init__(self, rate: float, burst: int, keys: int = 10000) -> None:
+    :meth:`take` spends one token on a request; :meth:`wait` and :meth:`spend` meter work whose cost is known
+    only when it ends (CPU seconds): it may start while the key has any token left, and what it used is
+    spent afterwards (a debt is repaid before the next)."""
+
+    def __init__(self, rate: float, burst: float, keys: int = 10000) -> None:
         self.rate = rate
         self.burst = float(burst)
         self.keys = keys
         self._buckets: dict[Any, tuple[float, float]] = {}
 
+    def _tokens(self, key: Any, now: float) -> float:
+        tokens, last = self._buckets.get(key, (self.burst, now))
+        return min(self.burst, tokens + (now - last) * self.rate)
+
+    def _until(self, tokens: float, needed: float) -> float:
+        return (needed - tokens) / self.rate if self.rate > 0 else math.inf
+
     def take(self, key: Any, now: float | None = None) -> float:
         """0 when ``key`` may go on (a token is taken), else the seconds until it may."""
         now = time.monotonic() if now is None else now
-        tokens, last = self._buckets.get(key, (self.burst, now))
-        tokens = min(self.burst, tokens + (now - last) * self.rate)
+        tokens = self._tokens(key, now)
         if tokens >= 1:
-            self._buckets[key] = (tokens - 1, now)
-            if len(self._buckets) > self.keys:
-                self._prune(now)
+            self._set(key, tokens - 1, now)
             return 0.0
+        self._set(key, tokens, now)
+        return self._until(tokens, 1)
+
+    def wait(self, key: Any, now: float | None = None) -> float:
+        """0 while ``key`` has any token left (work may start), else the seconds until it has."""
+        now = time.monotonic() if now is None else now
+        tokens = self._tokens(key, now)
+        return 0.0 if tokens > 0 else self._until(tokens, 0.001)
+
+    def spend(self, key: Any, amount: float, now: float | None = None) -> None:
+        """Take ``amount`` tokens from ``key`` (it may go into debt)."""
+        now = time.monotonic() if now is None else now
+        self._set(key, self._tokens(key, now) - amount, now)
+
+    def _set(self, key: Any, tokens: float, now: float) -> None:
         self._buckets[key] = (tokens, now)
-        return (1 - tokens) / self.rate if self.rate > 0 else math.inf
+        if len(self._buckets) > self.keys:
+            self._prune(now)
 
     def _prune(self, now: float) -> None:
         """Forget the buckets that are full again (they hold no debt)."""
@@ -217,39 +241,6 @@ def retry_after(seconds: float) -> str:
 def client_key(request: Request) -> str:
     """Whom a request is counted against: its peer address."""
     return request.client.host if request.client is not None else "unknown"
-
-
-class TimeBudget:
-    """Seconds of work per key: ``rate`` seconds a second, at most ``burst`` saved.  A job may start while its
-    key has any time left; what it used is charged when it ends (a debt is repaid before the next)."""
-
-    def __init__(self, rate: float, burst: float, keys: int = 10000) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.keys = keys
-        self._balances: dict[Any, tuple[float, float]] = {}
-
-    def _balance(self, key: Any, now: float) -> float:
-        balance, last = self._balances.get(key, (self.burst, now))
-        return min(self.burst, balance + (now - last) * self.rate)
-
-    def wait(self, key: Any, now: float | None = None) -> float:
-        """0 when ``key`` may start a job, else the seconds until it may."""
-        now = time.monotonic() if now is None else now
-        balance = self._balance(key, now)
-        if balance > 0:
-            return 0.0
-        return -balance / self.rate + 0.001 if self.rate > 0 else math.inf
-
-    def charge(self, key: Any, seconds: float, now: float | None = None) -> None:
-        """Take ``seconds`` of work from ``key``'s time."""
-        now = time.monotonic() if now is None else now
-        self._balances[key] = (self._balance(key, now) - seconds, now)
-        if len(self._balances) > self.keys:  # forget the keys back at a full balance, then the oldest
-            for full in [k for k in self._balances if self._balance(k, now) >= self.burst]:
-                del self._balances[full]
-            while len(self._balances) > self.keys:
-                del self._balances[next(iter(self._balances))]
 
 
 class Quota:
@@ -288,8 +279,8 @@ class Guards:
         """Hints and ``resolve`` requests per address."""
         self.seat_work = Quota(limits.work_per_seat)
         self.address_work = Quota(limits.work_per_address)
-        self.cpu = TimeBudget(limits.work_seconds_per_second, limits.work_seconds_burst)
-        """CPU seconds of hints and ``resolve`` per address (charged through :data:`~.pool.charge_to`)."""
+        self.cpu = RateLimiter(limits.work_seconds_per_second, limits.work_seconds_burst)
+        """CPU seconds of hints and ``resolve`` per address (spent through :data:`~.pool.charge_to`)."""
 
     def chat(self, table_id: str, seat: int | None, address: str) -> float:
         """0 when the seat and its address may write a line now, else the seconds to wait."""
