@@ -5,7 +5,8 @@ From bottom to top: the engine -> ``bots`` -> ``play`` -> the front ends (``tui`
 ``command`` module, which registers its subcommands).  A module imports only its own layer or
 lower ones, counting imports inside functions; front ends do not import each other (except the
 pairs in ``FRONT_END_EDGES``); no import circle, not even through an import inside a function;
-the engine and the bots use the standard library only.  docs/architecture.md draws the picture.
+the engine and the bots use the standard library only.  Inside the engine, ``ENGINE_LAYERS``
+orders its own modules the same way.  docs/architecture.md draws the picture.
 """
 
 from __future__ import annotations
@@ -26,6 +27,27 @@ FRONT_END_EDGES = {("web", "sheets"), ("web", "scorekeeper")}
 """The browser serves the printable sheets and the scorekeeper: the only front ends another imports."""
 THIRD_PARTY_ALLOWED = {("canasta.bots.arena", "ray")}
 """The arena's optional Ray backend, imported only when asked for and refused in one line without it."""
+
+
+ENGINE_LAYERS: dict[str, int] = {
+    **dict.fromkeys(["errors", "cards", "rules", "moves", "goingout", "jsonfile", "buildinfo", "text",
+                     "text.clean", "text.options"], 0),
+    **dict.fromkeys(["judge", "legal", "scoring", "views", "text.labels", "text.rulebook"], 1),
+    "state": 2,
+    **dict.fromkeys(["position", "outcome", "selection", "resample", "match"], 3),
+    **dict.fromkeys(["", "testing", "testing.bench", "testing.scenario", "testing.soak"], 4),
+}
+"""The engine's own layers, bottom to top: 0 the vocabulary (cards, rules, moves, errors); 1 the rules of play
+as functions of a state they are given (``judge``, ``legal``, ``scoring``, ``views``: they name
+``GameState`` for types only); 2 ``state``, the phase machine that calls them; 3 what is built on a state
+(positions, outcomes, selections, resampling, matches); 4 the package's face and its testing tools.  A
+module imports (at run time) only its own engine layer or lower ones."""
+ENGINE_LAYER_NAMES = ("vocabulary", "rules of play", "state", "built on the state", "package and tools")
+
+
+def engine_layer(module: str) -> int:
+    """The engine layer of an engine module (``canasta.X``)."""
+    return ENGINE_LAYERS[module.removeprefix("canasta").removeprefix(".")]
 
 
 def module_name(path: Path) -> str:
@@ -120,6 +142,19 @@ def test_every_module_imports_only_its_own_layer_or_lower_ones() -> None:
     assert not wrong, "\n".join(wrong)
 
 
+def test_every_engine_module_has_an_engine_layer_and_imports_only_its_own_or_lower_ones() -> None:
+    engine = sorted(m for m in MODULES if layer(m)[0] == ENGINE)
+    unplaced = [m for m in engine if m.removeprefix("canasta").removeprefix(".") not in ENGINE_LAYERS]
+    assert not unplaced, f"place these engine modules in ENGINE_LAYERS: {unplaced}"
+    wrong = []
+    for edge in INTERNAL:
+        if edge.runtime and layer(edge.source)[0] == ENGINE and layer(edge.target)[0] == ENGINE:
+            src, dst = engine_layer(edge.source), engine_layer(edge.target)
+            if dst > src and "canasta" not in (edge.source, edge.target):  # ``from . import x``: x counts
+                wrong.append(f"{where(edge)}: imports upward ({ENGINE_LAYER_NAMES[src]} -> {ENGINE_LAYER_NAMES[dst]})")
+    assert not wrong, "\n".join(wrong)
+
+
 def test_front_ends_do_not_import_each_other() -> None:
     wrong = []
     for edge in INTERNAL:
@@ -197,3 +232,5 @@ def test_the_layer_rules_catch_what_they_are_meant_to() -> None:
     assert layer("canasta.web.app") == (FRONT, "web") and layer("canasta.web.command") == (CLI, None)
     assert _find_circle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert _find_circle({"a": {"b"}, "b": set()}) is None
+    assert engine_layer("canasta.cards") < engine_layer("canasta.judge") < engine_layer("canasta.state") \
+        < engine_layer("canasta.match") < engine_layer("canasta.testing.soak")

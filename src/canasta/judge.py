@@ -49,20 +49,45 @@ if TYPE_CHECKING:
     from .state import GameState
 
 _RED_3H, _RED_3D = RED_THREE_CODES
+FIRST_MELD: Final = "your side's first meld must be worth at least"
+"""How the sentence of the first-meld minimum begins (RULES.md 12); the minimum follows."""
 KindGroups = dict[int, list[int]]
 """Groups by kinds: meld rank -> ``[naturals, twos, jokers]`` from the hand."""
 
 _DRAW: Final = Phase.DRAW
 _ANSWER: Final = Phase.ANSWER
 _OVER: Final = Phase.OVER
-_PLAY: Final = Phase.PLAY
 _STOCK: Final = Drew.STOCK
 
 
 def reason(state: GameState, move: Move) -> str | None:
     """Why ``move`` may not be played now, or None when it may (the whole of the rules)."""
-    phase = state.phase
     action = move.action
+    why = phase_reason(state, action)
+    if why is not None or action in (YES, NO):
+        return why
+    seat = state.turn
+    if action == DRAW:
+        if not state.stock:
+            return forced_pile_reason(state)
+        return None
+    if action == PILE:
+        return held_reason(state, seat, move.cards) or pile_reason(state, seat, kind_groups(move.groups))
+    if action == DISCARD:
+        assert move.card is not None
+        return held_reason(state, seat, (move.card,)) or discard_reason(state, seat)
+    if action == MELD:
+        return held_reason(state, seat, move.cards) or meld_reason(state, seat, kind_groups(move.groups))
+    return ask_reason(state, seat)
+
+
+def phase_reason(state: GameState, action: str) -> str | None:
+    """Why no move of ``action`` may be played at this point of the turn, whatever its cards (or None).
+
+    RULES.md 6, 11: draw or take the pile first, then meld and discard; a partner asked 'may I go
+    out?' answers before anything else.
+    """
+    phase = state.phase
     if phase == _OVER:
         return "the hand is over"
     if phase == _ANSWER:
@@ -71,27 +96,15 @@ def reason(state: GameState, move: Move) -> str | None:
         return "your partner must first answer 'may I go out?' with yes or no"
     if action in (YES, NO):
         return "nobody has asked 'may I go out?'"
-    seat = state.turn
     if action == DRAW:
-        if phase != _DRAW:
-            return "you have already drawn this turn"
-        if not state.stock:
-            return forced_pile_reason(state)
-        return None
+        return "you have already drawn this turn" if phase != _DRAW else None
     if action == PILE:
-        if phase != _DRAW:
-            return "you have already drawn this turn; the pile is taken instead of drawing"
-        return held_reason(state, seat, move.cards) or pile_reason(state, seat, kind_groups(move.groups))
+        return "you have already drawn this turn; the pile is taken instead of drawing" if phase != _DRAW else None
     if phase == _DRAW:
         if action == ASK:
             return "ask after drawing from the stock, before melding anything"
         return "draw from the stock or take the pile first"
-    if action == DISCARD:
-        assert move.card is not None
-        return held_reason(state, seat, (move.card,)) or discard_reason(state, seat)
-    if action == MELD:
-        return held_reason(state, seat, move.cards) or meld_reason(state, seat, kind_groups(move.groups))
-    return ask_reason(state, seat)
+    return None
 
 
 def held_reason(state: GameState, seat: int, cards: Iterable[int]) -> str | None:
@@ -104,7 +117,8 @@ def held_reason(state: GameState, seat: int, cards: Iterable[int]) -> str | None
         if counts[c] < n:
             if counts[c] == 0:
                 return f"you do not hold {card_text(c)}"
-            return f"you hold only {counts[c]} {card_text(c)}"
+            held = "one" if counts[c] == 1 else str(counts[c])
+            return f"you hold only {held} {card_text(c)}, not {n}"
     return None
 
 
@@ -316,7 +330,7 @@ def groups_reason(state: GameState, seat: int, groups: KindGroups, top: int | No
                 if theirs:
                     return (f"your side has no meld of {name}, and you may not add to the other "
                             f"side's meld")
-                return f"a new meld needs at least two natural cards: you have one of the {name}"
+                return f"a new meld needs at least two natural {name}, and this one has only one"
             if nat + wild < MIN_MELD:
                 return f"a meld needs at least three cards: {nat + wild} {name} are not enough"
         if wild > MAX_WILDS:
@@ -341,8 +355,7 @@ def groups_reason(state: GameState, seat: int, groups: KindGroups, top: int | No
         concealed = top is None and state.drew == _STOCK and not state.was_melded and left <= 1
         minimum = state.minimum(side)
         if value < minimum and not concealed:
-            return (f"your side's first meld must be worth at least {minimum} "
-                    f"(these cards are worth {value})")
+            return f"{FIRST_MELD} {minimum} (these cards are worth {value})"
     if state.answer is True and left >= 1 and top is None:
         hand = state.kc[seat][:]
         for rank, (n, t, j) in groups.items():
@@ -390,26 +403,31 @@ def kind_groups(groups: Sequence[Group]) -> KindGroups:
 
 
 def unavailable_reason(state: GameState, seat: int, action: str) -> str:
-    """Why ``seat`` has no legal move of ``action`` now: the sentence a disabled button shows.
+    """Why ``seat`` has no legal move of ``action`` now: the sentence a disabled button shows
+    while no card is selected.
 
     For an action word the legal moves lack (:mod:`canasta.legal` says which): the rules'
     sentence for the move of that word that comes nearest to being legal (the pile with the
-    natural cards of its top card, a meld of the ranks held in pairs...).  Cheap: a few
-    judgements, no move generation.
+    natural cards of its top card, a meld of three cards of a rank held...), said without
+    naming a card of the hand, since none is selected: what the rules would need instead
+    (three cards of one rank, two natural 9s for the pile).  :mod:`canasta.selection` speaks
+    of the cards once some are selected.  Cheap: a few judgements, no move generation.
     """
     if state.phase == _OVER:
         return "the hand is over"
     if state.to_act != seat:
         return "it is not your turn"
+    why = phase_reason(state, action)
+    if why is not None:
+        return why
     candidates: list[Move] = []
-    kc = state.kc[seat]
     if action in (DRAW, ASK, YES, NO):
         candidates.append(SIMPLE_MOVES[action])
     elif action == DISCARD:
         held = [c for c in range(NUM_CODES) if state.cc[seat][c]]
         candidates.append(Move(DISCARD, card=held[0]) if held else SIMPLE_MOVES[DRAW])
     elif action == PILE:
-        if state.phase != _DRAW or not state.pile or is_blocked(state.pile[-1]):
+        if not state.pile or is_blocked(state.pile[-1]):
             candidates.append(SIMPLE_MOVES[PILE])
         else:
             tk = KIND[state.pile[-1]]
@@ -421,40 +439,65 @@ def unavailable_reason(state: GameState, seat: int, action: str) -> str:
                 candidates.append(Move(PILE, (Group.of(mine + wild),)))
             candidates.append(SIMPLE_MOVES[PILE])
     elif action == MELD:
-        if state.phase != _PLAY:
-            candidates.append(Move(MELD, (Group.of(_codes(state, seat, None, 3) or [0]),)))
-        else:
+        candidates = _meld_candidates(state, seat)
+        if not candidates:
             side = seat % state.sides
-            pairs = [r for r in range(NUM_NATURAL) if kc[r] >= 2 or (kc[r] and state.melds[side][r] is not None)]
-            if state.meld_count[side] == 0 and pairs:
-                wilds = _codes(state, seat, JOKER_KIND, 2) + _codes(state, seat, TWO, 2)
-                groups = []
-                for r in pairs:
-                    cards = _codes(state, seat, r, 7)
-                    if len(cards) < 3 and wilds:
-                        cards.append(wilds.pop())
-                    if len(cards) >= 3:
-                        groups.append(Group.of(cards))
-                if groups:
-                    candidates.append(Move(MELD, tuple(groups)))
-            for r in pairs:
-                cards = _codes(state, seat, r, 3 if state.melds[side][r] is None else 1)
-                if len(cards) < 3 and state.melds[side][r] is None:
-                    cards += _codes(state, seat, TWO, 1) or _codes(state, seat, JOKER_KIND, 1)
-                candidates.append(Move(MELD, (Group.of(cards),)))
-            single = next((r for r in range(NUM_NATURAL) if kc[r]), None)
-            if single is not None:
-                candidates.append(Move(MELD, (Group.of(_codes(state, seat, single, 1)),)))
-            if kc[BLACK_THREE]:
-                candidates.append(Move(MELD, (Group.of(_codes(state, seat, BLACK_THREE, 4)),)))
-            wild = _codes(state, seat, TWO, 3) or _codes(state, seat, JOKER_KIND, 3)
-            if wild:
-                candidates.append(Move(MELD, (Group.of(wild),)))
+            return ("you hold no three cards of one rank, nor two of a rank and a wild card"
+                    + (", nor a card for your side's melds" if state.meld_count[side] else ""))
     for move in candidates:
         why = reason(state, move)
         if why is not None:
+            if why.startswith(FIRST_MELD):  # "(these cards are worth ...)": no card is selected
+                minimum = state.minimum(seat % state.sides)
+                if action == PILE:
+                    return f"{FIRST_MELD} {minimum}, and taking the pile with the cards in your hand does not reach it"
+                return f"{FIRST_MELD} {minimum}, and the melds in your hand do not reach it"
             return why
     return f"no {action} is possible now"
+
+
+def _meld_candidates(state: GameState, seat: int) -> list[Move]:
+    """Melds of the hand that have the shape of a meld (three cards of a rank, two and a wild card, a
+    card for one of the side's melds...), for :func:`unavailable_reason` to judge; the first melds
+    of all the ranks held together first, for a side that has not melded."""
+    side = seat % state.sides
+    kc = state.kc[seat]
+    melds = state.melds[side]
+    candidates: list[Move] = []
+    wild = _codes(state, seat, TWO, 1) or _codes(state, seat, JOKER_KIND, 1)
+    if state.meld_count[side] == 0:
+        wilds = _codes(state, seat, JOKER_KIND, 2) + _codes(state, seat, TWO, 2)
+        groups = []
+        for r in range(NUM_NATURAL):
+            if kc[r] < 2:
+                continue
+            cards = _codes(state, seat, r, 7)
+            if len(cards) < 3 and wilds:
+                cards.append(wilds.pop())
+            if len(cards) >= 3:
+                groups.append(Group.of(cards))
+        if groups:
+            candidates.append(Move(MELD, tuple(groups)))
+    for r in range(NUM_NATURAL):
+        if melds[r] is not None and kc[r]:
+            candidates.append(Move(MELD, (Group.of(_codes(state, seat, r, 1)),)))
+        elif melds[r] is None and (kc[r] >= 3 or (kc[r] == 2 and wild)):
+            candidates.append(Move(MELD, (Group.of(_codes(state, seat, r, 3 if kc[r] >= 3 else 2) + (
+                [] if kc[r] >= 3 else wild)),)))
+    if wild:
+        joins = next((r for r in range(NUM_NATURAL) if melds[r] is not None), None)
+        if joins is not None:
+            candidates.append(Move(MELD, (Group.of(wild, joins),)))
+        if state.rules.wild_card_melds:
+            if melds[WILD_MELD] is not None:
+                candidates.append(Move(MELD, (Group.of(wild, WILD_MELD),)))
+            else:
+                wilds = _codes(state, seat, TWO, 3) + _codes(state, seat, JOKER_KIND, 3)
+                if len(wilds) >= MIN_MELD:
+                    candidates.append(Move(MELD, (Group.of(wilds[:MIN_MELD], WILD_MELD),)))
+    if kc[BLACK_THREE] >= MIN_MELD or (kc[BLACK_THREE] and melds[BLACK_THREE] is not None):
+        candidates.append(Move(MELD, (Group.of(_codes(state, seat, BLACK_THREE, 4)),)))
+    return candidates
 
 
 def _codes(state: GameState, seat: int, kind: int | None, most: int) -> list[int]:
@@ -473,6 +516,7 @@ def _codes(state: GameState, seat: int, kind: int | None, most: int) -> list[int
 
 __all__ = [
     "BLOCKS",
+    "FIRST_MELD",
     "KindGroups",
     "ask_reason",
     "blocked_reason",
@@ -488,6 +532,7 @@ __all__ = [
     "may_keep",
     "meld_reason",
     "out_reason",
+    "phase_reason",
     "pile_gain",
     "pile_reason",
     "reason",

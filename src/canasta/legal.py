@@ -687,12 +687,16 @@ def moves_using(state: GameState, seat: int, cards: Sequence[int], action: str) 
 
 
 def resolve(state: GameState, seat: int, cards: Sequence[int], action: str,
-            shortcut: bool = True) -> tuple[list[Move], str | None]:
-    """:func:`moves_using`, and when nothing fits, the rules' sentence for the first grouping tried
-    (ending with that move, as :meth:`GameState.check <canasta.state.GameState.check>` words it).
+            shortcut: bool = True, onto: int | None = None) -> tuple[list[Move], str | None]:
+    """:func:`moves_using`, and when nothing fits, the rules' sentence for the nearest grouping tried
+    (ending with that move, as :meth:`GameState.check <canasta.state.GameState.check>` words it): the
+    first one whose groups each have the shape of a meld (two natural cards and a third for a new meld,
+    at most three wild cards), else the first one.
 
+    ``onto`` (a meld rank, for ``meld``) puts every wild card on the side's meld of that rank.
     ``shortcut`` stops after the first grouping when no grouping can fit (a rank too short for a new meld);
-    False tries them all (the same answer, for tests)."""
+    False tries them all (the same answer, for tests).  :func:`canasta.selection.choices` is the front
+    ends' way in: it says first what is wrong with the selection itself."""
     if state.is_over or state.to_act != seat:
         return [], "it is not your turn"
     held = held_reason(state, seat, cards)
@@ -735,9 +739,24 @@ def resolve(state: GameState, seat: int, cards: Sequence[int], action: str,
                      if r != BLACK_THREE)
     if state.rules.wild_card_melds:
         targets.append(WILD_MELD)
+    if onto is not None:
+        targets = [onto]
     lead = KIND[state.pile[-1]] if action == PILE else -1  # the top card's group comes first, as legal_moves writes it
     found: list[Move] = []
     first: list[str] = []
+    formed: list[str] = []
+    melds, mwild = state.melds[side], state.mwild[side]
+
+    def shaped(rank: int, nat: int, wild: int) -> bool:
+        """Has this group the shape of a meld (so that the rules' sentence for it is about more than its size)?"""
+        if rank == WILD_MELD:
+            return mwild[WILD_MELD] + wild >= MIN_MELD
+        if rank == BLACK_THREE:
+            return True
+        if melds[rank] is not None:
+            return mwild[rank] + wild <= MAX_WILDS
+        nat += rank == lead
+        return nat >= 2 and nat + wild >= MIN_MELD and wild <= MAX_WILDS
     # A rank with one natural card and no meld of it on the side's table is a new meld too short in every
     # grouping: the first grouping's sentence is the answer, without trying the thousands that follow it.
     doomed = shortcut and any(r != BLACK_THREE and state.melds[side][r] is None and len(codes) + (r == lead) < 2
@@ -755,8 +774,11 @@ def resolve(state: GameState, seat: int, cards: Sequence[int], action: str,
             why = reason(state, move)
             if why is None:
                 found.append(move)
-            elif not first:
-                first.append(f"{why}: {move}")  # as GameState.check words it
+            elif not formed:
+                if all(shaped(g.rank, len(naturals.get(g.rank, ())), len(shares.get(g.rank, ()))) for g in groups):
+                    formed.append(f"{why}: {move}")  # as GameState.check words it
+                elif not first:
+                    first.append(f"{why}: {move}")
             return
         code = wilds[i]
         same = i > 0 and KIND[wilds[i - 1]] == KIND[code]
@@ -779,4 +801,4 @@ def resolve(state: GameState, seat: int, cards: Sequence[int], action: str,
         unique.setdefault(str(move), move)
     if unique:
         return list(unique.values()), None
-    return [], first[0] if first else f"these cards make no {action}"
+    return [], formed[0] if formed else first[0] if first else f"these cards make no {action}"

@@ -30,7 +30,7 @@ from typing import Any
 from .cards import card_text, shuffled_deck
 from .errors import CanastaError, PositionError
 from .moves import Move
-from .outcome import Outcome
+from .outcome import Dealt, Outcome, dealt
 from .outcome import play as play_outcome
 from .position import deck_from_text, parse_rules, parse_scores, parse_seat
 from .rules import Rules
@@ -87,6 +87,9 @@ class Match:
         self.results: list[HandResult] = []
         self.outcomes: list[Outcome] = []
         """What each move of the current hand did, one per entry of its history (:mod:`canasta.outcome`)."""
+        self.dealt = Dealt()
+        """What the current hand's deal showed (:class:`~canasta.outcome.Dealt`)."""
+        self._told: list[tuple[Dealt, list[Outcome]]] = []  # every hand's deal and outcomes
         self.state: GameState = GameState(self.rules)
         if deal:
             self.new_hand()
@@ -110,6 +113,8 @@ class Match:
             entry["sitting_out"] = sitting_out
         self.hands.append(entry)
         self.outcomes = []
+        self.dealt = dealt(self.state)
+        self._told.append((self.dealt, self.outcomes))
         self._after_move()
         return self.state
 
@@ -131,6 +136,10 @@ class Match:
         self._after_move()
         return outcome
 
+    def told(self, number: int) -> tuple[Dealt, list[Outcome]]:
+        """What hand ``number`` (from 0) showed: its deal and the outcome of each of its moves."""
+        return self._told[number]
+
     def _after_move(self) -> None:
         if self.state.is_over and len(self.results) < len(self.hands):
             result = self.state.result
@@ -151,14 +160,20 @@ class Match:
     # -- records ------------------------------------------------------------------------
 
     def to_record(self, for_seat: int | None = None) -> dict[str, Any]:
-        """The game record; ``for_seat`` leaves out every deck while the match goes on."""
+        """The game record; ``for_seat`` leaves out every deck while the match goes on.
+
+        Each hand also keeps what the table saw (``dealt``, and ``outcomes``: each move's public
+        :class:`~canasta.outcome.Outcome`), for readers that tell or review the match without
+        replaying it; :meth:`from_record` replays the moves and works them out again."""
         hide = for_seat is not None and not self.is_over
         hands = []
-        for hand, result in zip(self.hands, [*self.results, None]):
+        for hand, result, (shown, outcomes) in zip(self.hands, [*self.results, None], self._told):
             entry: dict[str, Any] = {
                 "dealer": hand["dealer"],
                 "deck": None if hide else list(hand["deck"]),
                 "moves": list(hand["moves"]),
+                "dealt": shown.to_json(),
+                "outcomes": [outcome.public().to_json() for outcome in outcomes],
             }
             if "sitting_out" in hand:
                 entry["sitting_out"] = hand["sitting_out"]

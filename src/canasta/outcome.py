@@ -18,6 +18,9 @@ engine works it out once, here, so no front end compares states to find it.
 >>> added = play(state, "meld KS")
 >>> added.added, added.to_json()
 (('K',), {'seat': 0, 'move': 'meld KS', 'added': ['K']})
+
+What the deal itself showed (the pile's first cards, red threes laid out before anybody moved) is
+a :class:`Dealt`, made by :func:`dealt` from the state just dealt.
 """
 
 from __future__ import annotations
@@ -92,6 +95,34 @@ class Outcome:
             melded=tuple(data.get("melded", ())), added=tuple(data.get("added", ())),
             reds=tuple((int(r["seat"]), tuple(parse_card(c) for c in r["cards"])) for r in data.get("reds", ())),
             hand_over=bool(data.get("hand_over", False)), drew=tuple(parse_card(c) for c in data.get("drew", ())))
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt:
+    """What everybody saw of a new deal: the pile as it was turned up, and the red threes laid out
+    before the first move, by side (``(side, cards)``)."""
+
+    pile: tuple[int, ...] = ()
+    reds: tuple[tuple[int, tuple[int, ...]], ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as JSON (cards as text)."""
+        data: dict[str, Any] = {"pile": [card_text(c) for c in self.pile]}
+        if self.reds:
+            data["reds"] = [{"side": side, "cards": [card_text(c) for c in cards]} for side, cards in self.reds]
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Dealt:
+        """The record that :meth:`to_json` wrote."""
+        return cls(pile=tuple(parse_card(c) for c in data.get("pile", ())),
+                   reds=tuple((int(r["side"]), tuple(parse_card(c) for c in r["cards"])) for r in data.get("reds", ())))
+
+
+def dealt(state: GameState) -> Dealt:
+    """What the deal of ``state`` showed (before its first move)."""
+    reds = tuple((side, tuple(cards)) for side, cards in enumerate(state.red3) if cards)
+    return Dealt(pile=tuple(state.pile), reds=reds)
 
 
 def play(state: GameState, move: Move | str) -> Outcome:

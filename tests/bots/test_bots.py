@@ -21,6 +21,7 @@ from canasta.position import from_position
 from canasta.resample import Resampler, resample, unseen_cards
 from canasta.rules import PRESETS
 from canasta.state import GameState
+from canasta.text.labels import card_label
 from canasta.views import View
 
 BOTS_DIR = Path(__file__).resolve().parents[2] / "src" / "canasta" / "bots"
@@ -372,4 +373,4 @@ def test_hint_names_the_discard_and_why() -> None:
     state = play_position(["KS", "7H", "TH", "TD", "4S"], ["5C", "6C", "7C", "5D", "9S"],
                           {"K": ["KH", "KD", "KC"]})
     move, why = hint(state.view(0), list(state.legal_moves()))
-    assert why.startswith(f"Discard {str(move)[8:]}:")
+    assert move.card is not None and why.startswith(f"Discard {card_label(move.card)}:")

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
 
 import pytest
 
 from canasta.bots import make_bot
 from canasta.bots.expert import ExpertBot
-from canasta.bots.hints import HINT_BOT, HINT_BOT_ENV, doing, hint, hint_bot
+from canasta.bots.hints import HINT_BOT, HINT_BOT_ENV, doing, hint, hint_bot, hint_sentence, move_words
 from canasta.moves import Move
 from canasta.resample import resample
+from canasta.text.labels import card_label
 from canasta.views import View
 
 from .test_bots import random_states
@@ -75,7 +77,7 @@ def test_an_override_says_what_the_search_found(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr("canasta.bots.hints.make_bot", lambda name, rng: Overrider(rng))
     move, why = hint(view, moves, bot="overrider")
     assert move != expert_move and move.action == "discard"
-    assert why.startswith(f"Discard {str(move)[8:]}:")  # the expert's reading of the move played ...
+    assert move.card is not None and why.startswith(f"Discard {card_label(move.card)}:")  # the move played ...
     assert "least risky" not in why and "every other card is riskier" not in why  # ... not claiming it is best
     assert why.endswith(f"; in 40 simulated deals of the hidden cards it scored 35 points more than "
                         f"{doing(expert_move)}.")
@@ -93,7 +95,7 @@ def test_when_the_search_agrees_the_expert_reason_stands(monkeypatch: pytest.Mon
     monkeypatch.setattr("canasta.bots.hints.make_bot", lambda name, rng: Agreeing(rng))
     move, why = hint(view, moves, bot="agreeing")
     assert move == expert_move
-    assert why == expert_why[:-1] + " (40 simulated deals of the hidden cards found nothing clearly better)."
+    assert why == expert_why[:-1] + "; 40 simulated deals of the hidden cards found nothing clearly better."
 
 
 def test_a_failing_search_falls_back_to_the_expert(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -109,5 +111,26 @@ def test_a_failing_search_falls_back_to_the_expert(monkeypatch: pytest.MonkeyPat
 
 def test_moves_in_words() -> None:
     assert [doing(Move.parse(text)) for text in ("draw", "pile 9S 9H", "discard 7C", "ask", "yes", "no")] == [
-        "drawing from the stock", "taking the pile", "discarding 7C", "asking your partner", "saying yes",
+        "drawing from the stock", "taking the pile", "discarding 7♣", "asking your partner", "saying yes",
         "saying no"]
+
+
+@pytest.mark.parametrize("preset", ["classic", "two-player", "six-player"])
+def test_every_hint_is_one_plain_sentence_naming_its_move_in_words(preset: str) -> None:
+    """What every front end shows: the move in words (cards as on the table), a colon, the reason; one
+    sentence, no card in notation, no restatement of the move, no bare risk figure as the reason."""
+    notation = re.compile(r"\b(?:[2-9TJQKA][SHDC]|JK)\b")
+    seen = 0
+    for state in random_states(preset, seed=3, hands=2):
+        moves = list(state.legal_moves())
+        if len(moves) < 2:
+            continue
+        move, reason = hint(state.view(state.to_act), moves, bot="expert")
+        said = hint_sentence(move, reason)
+        assert said.startswith(move_words(move) + ": ") and said.endswith(".") and said.count(". ") == 0, said
+        body = said[len(move_words(move)) + 2:]
+        assert not notation.search(body.replace("JK", "")), said
+        assert not body.lower().startswith(move.action), said  # "Discard 7♦: discard 7D ..." said twice
+        assert not re.match(r"^(the next player may|a chance)", body), said
+        seen += 1
+    assert seen > 20

@@ -82,3 +82,31 @@ def test_a_new_hand_starts_a_new_list_of_outcomes() -> None:
     match.new_hand()
     assert match.outcomes == []
     assert str(match.apply(Move.parse("draw")).move) == "draw"
+
+
+@pytest.mark.parametrize("preset", ["classic", "two-player", "six-player"])
+def test_game_records_keep_each_hands_deal_and_public_outcomes(preset: str) -> None:
+    """``to_record`` writes every hand's ``dealt`` and each move's public outcome (never the cards drawn);
+    the record replays to the same outcomes, and a record written before them still loads."""
+    rng = random.Random(preset)
+    match = Match(preset, seed=11)
+    while len(match.hands) < 2 or len(match.state.history) < 20:
+        if match.state.is_over:
+            match.new_hand()
+            continue
+        match.apply(rng.choice(list(match.state.legal_moves())))
+    record = match.to_record()
+    for number, hand in enumerate(record["hands"]):
+        shown, outcomes = match.told(number)
+        assert hand["dealt"] == shown.to_json()
+        assert hand["outcomes"] == [o.public().to_json() for o in outcomes]
+        assert [o["move"] for o in hand["outcomes"]] == hand["moves"]
+        assert not any("drew" in o for o in hand["outcomes"]) and any(o.drew for o in outcomes)
+    again = Match.from_record(record)
+    assert [again.told(n)[1] for n in range(2)] == [match.told(n)[1] for n in range(2)]
+    assert again.dealt == match.dealt
+    old = {**record, "hands": [{k: v for k, v in h.items() if k not in ("dealt", "outcomes")} for h in record["hands"]]}
+    assert Match.from_record(old).outcomes == match.outcomes
+    hidden = match.to_record(for_seat=0)
+    assert all(h["deck"] is None for h in hidden["hands"])
+    assert hidden["hands"][-1]["outcomes"] == record["hands"][-1]["outcomes"]

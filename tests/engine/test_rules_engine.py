@@ -440,7 +440,7 @@ def test_cards_not_held_are_refused() -> None:
     state = table([["QS", "QH", "9S", "TS"], *OTHERS], melds=[ACES, {}])
     play(state, "draw")
     refuse(state, "discard KS", "do not hold KS")
-    refuse(state, "meld QS QH QH", "only 1 QH")
+    refuse(state, "meld QS QH QH", "only one QH, not 2")
 
 
 def test_going_out_by_melding_every_card_needs_no_discard() -> None:

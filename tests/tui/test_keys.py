@@ -82,3 +82,44 @@ def test_typing_a_move_keeps_the_hand_in_sight(size: tuple[int, int]) -> None:
         assert str(session.state.history[-1][1]) == "meld 9S 9H 2S, 7C 7C 2H"
 
     run_at(app, size, script)
+
+
+def test_a_wild_card_that_fits_two_melds_is_offered_both_ways_as_on_the_page() -> None:
+    """Issue 27: 9S 9H 9D JK selected with kings on the side's table: the joker may go with the 9s or on the
+    kings, so the terminal asks, offering what the page offers (canasta.selection.choices)."""
+    from canasta.selection import choices
+
+    session = custom_session(["KS", "KD", "KC", "AS", "AH", "AD", "9S", "9H", "9D", "JK", "5D"], "8S", "4C")
+    app = PlayApp(session, bot_delay=0)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        await pilot.press("d")
+        assert app.table.play("meld KS KD KC, AS AH AD")
+        cards = tuple(parse_cards(["9S", "9H", "9D", "JK"]))
+        await select(pilot, app, cards)
+        state = session.state
+        before = len(state.history)
+        await pilot.press("m")
+        assert isinstance(app.screen, ChoiceScreen) and len(state.history) == before
+        offered = [str(m) for m in choices(state, 0, list(cards), "meld").moves]
+        assert offered == ["meld 9S 9H 9D JK", "meld A: JK, 9S 9H 9D", "meld K: JK, 9S 9H 9D"]  # aces melded too
+        assert app.screen.labels == ["meld 9♠ 9♥ 9♦ JK", "meld A: JK, 9♠ 9♥ 9♦", "meld K: JK, 9♠ 9♥ 9♦"]
+        await pilot.press("3")
+        assert str(session.state.history[-1][1]) == "meld K: JK, 9S 9H 9D"
+
+    run_at(app, (100, 40), script)
+
+
+def test_a_refused_selection_shows_the_reason_about_the_cards_selected() -> None:
+    """5S 5C held, 5C 2S JK selected: the terminal says what the page says, about the one 5 selected."""
+    session = custom_session(["5S", "5C", "2S", "JK", "KD", "TS", "9C", "8H", "7D", "6D", "4D"], "8S", "4C")
+    app = PlayApp(session, bot_delay=0)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        await pilot.press("d")
+        await select(pilot, app, tuple(parse_cards(["5C", "2S", "JK"])))
+        await pilot.press("m")
+        said = " ".join(widget_text(app, "status").split())
+        assert "you selected one (5♣) and hold another" in said, said  # the terminal draws the suits
+
+    run_at(app, (100, 40), script)

@@ -26,20 +26,18 @@ from rich.console import Console
 from textual.app import App
 from textual.pilot import Pilot
 
-from canasta.bots.hints import hint
-from canasta.cards import IS_WILD, card_text, full_deck, parse_cards
+from canasta.bots.hints import hint, hint_sentence
+from canasta.cards import card_text, full_deck, parse_cards
 from canasta.rules import PRESETS, Rules
 from canasta.state import GameState
 from canasta.tui.app import PlayApp, TableScreen
 from canasta.tui.command import register
 from canasta.tui.replay import Replay
 from canasta.tui.replay_app import ReplayApp
-from canasta.tui.selection import rank_words
 from canasta.tui.session import Session
 from canasta.tui.table import card_label, plain, pretty_move
 from canasta.tui.widgets import ChoiceScreen, CoverScreen, PromptScreen, QuitScreen, TextScreen
 from canasta.tui.words import say_move, tell
-from canasta.views import public_view
 
 SIZE = (80, 24)
 BASIC = ["you", "basic", "basic", "basic"]
@@ -158,20 +156,17 @@ async def play_hinted_turn(pilot: Pilot[Any], app: PlayApp) -> str:
     table = app.table
     state = table.session.state
     before = len(state.history)
-    move, _ = hint(state.view(state.to_act), list(state.legal_moves()))
+    move, reason = hint(state.view(state.to_act), list(state.legal_moves()))
     await pilot.press("question_mark")
-    assert pretty_move(f"Hint: {move}") in widget_text(app, "status").replace("\n", " ")
+    assert f"Hint: {hint_sentence(move, reason)}" in widget_text(app, "status").replace("\n", " ")
     key = {"draw": "d", "discard": "x", "ask": "a", "yes": "y", "no": "n", "meld": "m", "pile": "p"}[move.action]
     if move.action in ("meld", "pile") and move.cards:
         await select(pilot, app, move.cards)
     await pilot.press(key)
     if isinstance(app.screen, ChoiceScreen):
-        # The wild cards' rank, or the way to take the pile: pick the hinted one.
-        wild_ranks = [g.rank for g in move.groups if any(IS_WILD[c] for c in g.cards)]
+        # Where the wild cards go, or the way to take the pile: pick the hinted one.
         options = app.screen.labels
         pick = next((i for i, label in enumerate(options) if label.startswith(pretty_move(str(move)))), None)
-        if pick is None and wild_ranks:
-            pick = options.index(rank_words(wild_ranks[0]))
         await pilot.press(str((pick or 0) + 1))
     if len(state.history) > before or state is not table.session.state:
         return "keys"
@@ -359,7 +354,7 @@ def test_take_the_pile_with_selected_cards() -> None:
     async def script(pilot: Pilot[Any]) -> None:
         await select(pilot, app, tuple(parse_cards(["9H", "9D", "AS", "AH", "AD"])))
         await pilot.press("p")
-        assert [str(m) for _, m in session.state.history][-1] == "pile AS AH AD, 9H 9D"
+        assert [str(m) for _, m in session.state.history][-1] == "pile 9H 9D, AS AH AD"  # the top card's group first
         assert session.state.phase == "play"
         check_table(app)
 
@@ -545,7 +540,7 @@ def test_replay_steps_through_a_finished_game() -> None:
         frame = replay.frame
         assert frame.index == 2
         assert frame.outcome is not None
-        said = tell(frame.outcome.public(), public_view(frame.state), replay.match.players)
+        said = tell(frame.outcome.public(), frame.state.result, replay.match.players)
         assert f"Move 2: {' · '.join(said)}" in screen_text(app)  # in words, as the table's log says it
         hands = widget_text(app, "hands")
         for seat, name in enumerate(replay.match.players):  # a finished game: every hand face up

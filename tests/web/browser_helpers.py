@@ -32,7 +32,8 @@ CHROMIUM_ARGS = [
 WAIT_MS = 20_000
 """The longest one wait for the page may take (a bot's move, a hint, a deal), in milliseconds."""
 NATURAL_RANKS = "AKQJT987654"
-HINT_RE = re.compile(r"^Hint: (.+?) \u2014 (.+)$", re.S)
+HINT_RE = re.compile(r"^Hint: ([A-Z][^:]+): (.+)\.$", re.S)
+"""The hint as the page shows it: the move in words, then why, in one sentence (``bots.hints.hint_sentence``)."""
 
 # -- the server -------------------------------------------------------------------------
 
@@ -163,6 +164,23 @@ def engine_refusal(base: str, table: str, token: str, state: int, move: str) -> 
     pytest.fail(f"no answer to {move!r} within 10 s")
 
 
+def engine_choices(base: str, table: str, token: str, state: int, action: str, cards: list[str]) -> dict[str, Any]:
+    """The server's answer to a ``resolve`` of ``cards`` for ``action`` at ``state``, on a websocket of its own
+    (a ``moves`` message: the moves the selection can mean, or the engine's reason)."""
+    from websockets.sync.client import connect
+
+    url = base.replace("http://", "ws://") + f"/ws/{table}"
+    with connect(url, open_timeout=10, close_timeout=2) as ws:
+        ws.send(json.dumps({"type": "hello", "token": token}))
+        ws.send(json.dumps({"type": "resolve", "action": action, "cards": cards, "state": state, "id": "probe"}))
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            message: dict[str, Any] = json.loads(ws.recv(timeout=10))
+            if message.get("id") == "probe":
+                return message
+    pytest.fail(f"no answer to resolve {action} {cards} within 10 s")
+
+
 # -- reading the page --------------------------------------------------------------------
 # Each read is one page.evaluate: a query and its mapping run in one go, so a render in between
 # (every state message re-renders the page) cannot hand back detached elements.
@@ -279,9 +297,9 @@ def ask_hint(page: Any) -> str:
     if kind != "hint":
         pytest.fail(f"the hint was refused: {text!r}")
     found = HINT_RE.match(text)
-    assert found, f"the hint is not shown as 'Hint: MOVE \u2014 REASON': {text!r}"
-    move, reason = found.group(1).strip(), found.group(2).strip()
-    assert reason, f"the hint has no reason: {text!r}"
+    assert found, f"the hint is not shown as 'Hint: Move in words: reason.': {text!r}"
+    assert found.group(2).strip(), f"the hint has no reason: {text!r}"
+    move = page.get_attribute("#status", "data-move") or ""
     # The page points at the hint's cards in the hand.
     lit = sorted(each(page, "#hand .card.hint", "e => e.dataset.card"))
     assert lit == sorted(cards_of(move)), f"the hint {move!r} lights up {lit} in the hand"

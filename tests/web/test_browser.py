@@ -28,6 +28,7 @@ from .browser_helpers import (
     cards_of,
     count,
     each,
+    engine_choices,
     engine_refusal,
     hand_codes,
     hand_over,
@@ -572,9 +573,60 @@ def test_an_illegal_action_shows_the_engines_reason_and_changes_nothing(server: 
     page.wait_for_function("document.getElementById('status').dataset.kind === 'error'")
     refusal = engine_refusal(server.base, answer["table"], token, state, f"meld {lone}")
     assert refusal["type"] == "error" and refusal["error"] == "illegal_move", refusal
-    assert_refusal_shown(page, refusal["message"], f"meld {lone}")
+    # The page shows the selection service's sentence: about the card selected and the others held.
+    meant = engine_choices(server.base, answer["table"], token, state, "meld", [lone])
+    assert meant["type"] == "moves" and meant["moves"] == [] and lone in meant["reason"], meant
+    assert_refusal_shown(page, meant["reason"], f"meld {lone}")
     assert state_id(page) == state and hand_codes(page) == hand and body_data(page)["phase"] == "play"
     assert seat_state(server.base, answer["table"], token)["state"] == state
+
+
+GREY_MELD_SEED = 1
+"""A classic deal whose human seat, having drawn on its first turn, can make no meld and holds single cards."""
+RANK_WORDS = {"A": "ace", "K": "king", "Q": "queen", "J": "jack", "T": "10"}
+
+
+def test_a_grey_meld_button_speaks_of_the_cards_selected(server: Server, context: Any) -> None:
+    """With nothing selected a greyed-out Meld says what a meld needs, naming no card; with two cards selected
+    that make no meld, pointing at it or clicking it gives the engine's sentence about those two cards."""
+    answer = classic_table(server, seed=GREY_MELD_SEED)
+    page = open_page(context, server.base, answer["seats"][0]["link"])
+    wait_turn_or_end(page)
+    if hand_over(page) or body_data(page)["phase"] != "draw":
+        pytest.skip(f"seed {GREY_MELD_SEED} no longer starts with this seat drawing: find another")
+    play_move(page, "draw")
+    button = page.locator("#btn-meld")
+    hand = hand_codes(page)
+    melded = set(each(page, "#sides .side.mine .meld", "e => e.dataset.rank"))
+    singles: list[str] = []
+    for code in hand:
+        if code[0] in "AKQJT987654" and code[0] not in melded and sum(c[0] == code[0] for c in hand) == 1 \
+                and all(c[0] != code[0] for c in singles):
+            singles.append(code)
+    if not button.is_disabled() or len(singles) < 2:
+        pytest.skip(f"seed {GREY_MELD_SEED} no longer deals a hand that cannot meld: find another")
+    free = button.get_attribute("data-why") or ""
+    assert free and not any(code in free for code in hand), f"a reason before any selection names cards: {free!r}"
+    assert button.get_attribute("title") == free
+
+    two = singles[:2]
+    select_cards(page, two)
+    button.hover()
+    page.wait_for_function("!/Checking/.test(document.getElementById('btn-meld').dataset.why || 'Checking')",
+                           timeout=WAIT_MS)
+    why = button.get_attribute("data-why") or ""
+    for code in two:
+        assert code in why and RANK_WORDS.get(code[0], code[0]) in why, f"{why!r} does not speak of {code}"
+    assert why != free and button.get_attribute("title") == why and button.is_disabled()
+    meant = engine_choices(server.base, answer["table"], token_of(answer["seats"][0]["link"]), state_id(page),
+                           "meld", two)
+    assert why == meant["reason"][0].upper() + meant["reason"][1:] + "."
+    button.click(force=True)  # greyed out (aria-disabled), yet it answers a click with its reason
+    assert status(page) == ("info", why)
+
+    # Unselected, the button says again what a meld needs.
+    page.click("#btn-clear")
+    page.wait_for_function("w => document.getElementById('btn-meld').dataset.why === w", arg=free, timeout=WAIT_MS)
 
 
 def test_the_page_reconnects_after_the_server_restarts(tmp_path: Path, context: Any) -> None:

@@ -107,7 +107,8 @@ def sync_oracle(conn: Seat, message: Message) -> None:
 def play_noting(conn: Seat, text: str) -> None:
     """Play a move on the oracle and keep what the log in words is told of it: a pile's size and top card
     before a take, the ranks of melds already on the table that the move added to, the red threes laid
-    out (by the mover's side: the mover; else by the player whose turn began) and a draw's cards."""
+    out (by the mover's side: the mover; else by the player whose turn began), the hand's end, and the cards a
+    draw or a pile taken put in the mover's hand."""
     state = conn.oracle.state
     seat, pile, reds = state.to_act, list(state.pile), [len(r) for r in state.red3]
     sizes = [[len(m or ()) for m in side] for side in state.melds]
@@ -117,6 +118,9 @@ def play_noting(conn: Seat, text: str) -> None:
     facts: dict[str, Any] = {}
     if move.action == "pile":
         facts |= {"took": len(pile), "top": card_text(pile[-1])}
+    melded = [MELD_RANK_CHARS[r] for r, n in enumerate(sizes[side]) if not n and state.melds[side][r]]
+    if melded and move.action in ("meld", "pile"):
+        facts["melded"] = melded
     added = [MELD_RANK_CHARS[r] for r, n in enumerate(sizes[side]) if n and len(state.melds[side][r] or ()) > n]
     if added and move.action in ("meld", "pile"):
         facts["added"] = added
@@ -124,8 +128,10 @@ def play_noting(conn: Seat, text: str) -> None:
             for other, n in enumerate(reds) if state.red3[other][n:]]
     if laid:
         facts["reds"] = laid
+    if state.is_over:
+        facts["hand_over"] = True
     conn.facts.append(facts)
-    if move.action == "draw":
+    if move.action in ("draw", "pile"):
         drew = Counter(c for c in state.hand(seat) if c not in RED_THREE_CODES) - hand
         conn.draws[len(conn.facts) - 1] = (seat, sorted(card_text(c) for c in drew.elements()))
 
@@ -172,6 +178,7 @@ def check_message(conn: Seat, message: Message, sent: str = "") -> None:
     expected_reasons = ({w: unavailable_reason(state, conn.seat, w) for w in ACTIONS if w not in message["actions"]}
                         if to_act and conn.seat is not None else {})
     assert message["reasons"] == expected_reasons
+    assert table["dealt"] == conn.oracle.dealt.to_json()
     assert set(message) == {"type", "state", "table", "view", "actions", "reasons", "legal", "legal_more",
                             "elsewhere", "drawn"}
     # The log's facts (a pile's size and top, melds added to, red threes) are the public ones of each move;

@@ -14,6 +14,7 @@ pytest.importorskip("fastapi", reason="the web tests need the web extra: pip ins
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
+from canasta.rules import PRESETS
 from canasta.web.app import create_app
 
 Message = dict[str, Any]
@@ -309,3 +310,54 @@ def test_the_page_says_the_terminals_words_after_an_answer_to_may_i_go_out() -> 
     script = (Path(__file__).resolve().parents[2] / "src/canasta/web/static/game/render.js").read_text(encoding="utf-8")
     for answer in (True, False):
         assert f'{str(answer).lower()}: "{PLAY_WORDS[answer]}"' in script
+
+
+# -- the selection service: the page and the terminal -----------------------------------------------
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_the_terminal_and_the_page_offer_the_same_moves_and_reasons(preset: str) -> None:
+    """Random selections from random positions: the terminal's way (``tui.selection.offer``, what ``m`` and ``p``
+    offer) and the page's (the server's ``resolve`` handler) give the same moves, in the same order, and the same
+    reason (the page's list stops at MAX_RESOLVED)."""
+    import random
+
+    from canasta.tui.selection import offer
+    from canasta.web.protocol import MAX_RESOLVED
+    from canasta.web.service import _resolve
+    from tests.engine.test_selection import random_selections
+
+    rng = random.Random(f"same choices:{preset}")
+    compared = offered = 0
+    for state, cards, action in random_selections(preset, rng, hands=8):
+        seat = state.to_act
+        terminal = offer(state, seat, cards, action)
+        moves, reason = _resolve(state.copy(), seat, cards, action)
+        assert [str(m) for m in terminal.moves][:MAX_RESOLVED] == moves, (action, cards)
+        assert terminal.reason == reason
+        compared += 1
+        offered += bool(moves)
+    assert compared >= 30 and offered >= 5, (compared, offered)
+
+
+def test_resolve_takes_a_meld_to_add_to_and_checks_it(client: TestClient, table: Message) -> None:
+    """``onto`` names a meld rank, for a meld only; the engine's answer comes back as ``moves``."""
+    tid = table["table"]
+    with client.websocket_connect(f"/ws/{tid}") as ws:
+        _, state = hello(ws, token_of(table["seats"][0]["link"]))
+        to_act = state["view"]["to_act"]
+    with client.websocket_connect(f"/ws/{tid}") as ws:
+        _, state = hello(ws, token_of(table["seats"][to_act]["link"]))
+        sid, card = state["state"], state["view"]["hand"][0]
+        for bad in ({"onto": "Z"}, {"onto": 5}, {"onto": "KK"}, {"onto": "K", "action": "pile"}):
+            message = {"type": "resolve", "cards": [card], "action": "meld", "state": sid, "id": "b", **bad}
+            err = error_of(ws, message)
+            assert err["error"] == "bad_message" and "onto" in err["message"], (bad, err)
+        ws.send_json({"type": "resolve", "cards": [card], "action": "meld", "onto": "K", "state": sid, "id": "r"})
+        answer = receive_until(ws, lambda m: m["type"] in ("moves", "error"))
+        assert answer == {"type": "moves", "action": "meld", "moves": [], "state": sid, "id": "r",
+                          "reason": "draw from the stock or take the pile first"}
+        # With no card, the pile: every way to take it (the legal moves' own list).
+        ws.send_json({"type": "resolve", "cards": [], "action": "pile", "state": sid, "id": "p"})
+        answer = receive_until(ws, lambda m: m["type"] in ("moves", "error"))
+        assert answer["moves"] == [m for m in state["legal"] if m.split()[0] == "pile"] or answer["reason"]

@@ -10,13 +10,14 @@ played to reach them.
 
 from __future__ import annotations
 
+import copy
 import itertools
 import json
 import re
 import subprocess
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -171,7 +172,7 @@ def key_hint(page: Any) -> str:
     kind, text = status(page)
     found = HINT_RE.match(text)
     assert kind == "hint" and found, f"the hint was not shown: {kind} {text!r}"
-    return found.group(1).strip()
+    return page.get_attribute("#status", "data-move") or ""
 
 
 def key_move(page: Any, move: str) -> None:
@@ -257,8 +258,10 @@ def crafted_state(players: int = 4, sides: int = 2, melds_per_side: int = 12, ha
     }
 
 
-def open_crafted(context: Any, base: str, message: dict[str, Any], size: tuple[int, int] = PHONE) -> Any:
-    """The game page fed ``message`` by a websocket route instead of the server."""
+def open_crafted(context: Any, base: str, message: dict[str, Any], size: tuple[int, int] = PHONE,
+                 then: Sequence[dict[str, Any]] = ()) -> Any:
+    """The game page fed ``message`` (and the messages ``then``, in order) by a websocket route instead of
+    the server."""
     page = context.new_page()
     page.set_viewport_size({"width": size[0], "height": size[1]})
 
@@ -267,16 +270,48 @@ def open_crafted(context: Any, base: str, message: dict[str, Any], size: tuple[i
             data = json.loads(text)
             if data.get("type") == "hello":
                 ws.send(json.dumps({"type": "welcome", "table": "crafted", "seat": 0, "role": "player"}))
-                ws.send(json.dumps(message))
+                for each in [message, *then]:
+                    ws.send(json.dumps(each))
         ws.on_message(on_message)
 
     page.route_web_socket(re.compile(r"/ws/"), route)
     page.goto(base + "/t/crafted#" + "t" * 30)
-    page.wait_for_function("s => document.body.dataset.stateId === String(s)", arg=message["state"])
+    page.wait_for_function("s => document.body.dataset.stateId === String(s)", arg=[message, *then][-1]["state"])
     return page
 
 
 # -- tests ----------------------------------------------------------------------------------------
+
+
+def test_the_page_tells_each_move_from_its_record_never_from_comparing_states(
+        server: Server, new_context: Callable[..., Any]) -> None:
+    """The log, the ticker and the new-card marks come from the engine's records of the moves (``table.log``'s
+    outcomes, ``drawn``), not from comparing two states: records made to disagree with the states win."""
+    context = new_context()
+    before = crafted_state()
+    after = copy.deepcopy(before)
+    after["state"] = 41
+    view, table = after["view"], after["table"]
+    # You drew K♠ by the record; comparing the hands would say Q♥ (and see a red three appear).
+    table["log"] = [*table["log"], {"seat": 0, "move": "draw"}]
+    after["drawn"] = {"2": ["KS"]}
+    view["hand"] = [*view["hand"], "QH"]
+    view["red_threes"] = [[*view["red_threes"][0], "3D"], *view["red_threes"][1:]]
+    view["phase"], after["legal"] = "play", ["discard 9S"]
+    # West's pile taken earlier: 12 cards, top 9♦ by the record, whatever the views hold.
+    for message in (before, after):
+        message["table"]["log"][1] = {"seat": 1, "move": "pile 9S 9H", "took": 12, "top": "9D",
+                                      "melded": ["9"], "reds": [{"seat": 1, "cards": ["3H"]}]}
+        message["table"]["dealt"] = {"pile": ["JC"]}
+    page = open_crafted(context, server.base, before, then=[after])
+    log = page.text_content("#log") or ""  # the log's panel may be closed: its text is there all the same
+    assert "You drew K\u2660" in log and "Q\u2665" not in log, log
+    assert "West took the pile: 12 cards, top 9\u2666 with 9\u2660 9\u2665" in log, log
+    assert "West laid out a red three: 3\u2665" in log and "3\u2666" not in log, log
+    assert "The pile starts with J\u2663" in log, log
+    assert page.inner_text("#last-move") == "You drew K\u2660"
+    fresh = page.eval_on_selector_all("#hand .card.fresh", "cards => cards.map(c => c.dataset.card)")
+    assert fresh == ["KS"], fresh
 
 
 def test_a_whole_hand_by_keyboard_fits_every_screen(server: Server, new_context: Callable[..., Any],

@@ -17,6 +17,12 @@ Move.parse('draw')
 >>> move, why = hint(state.view(state.turn), list(state.legal_moves()), bot="search:16")
 >>> move in state.legal_moves() and why.endswith(".")
 True
+
+:func:`hint_sentence` is what every front end shows (the page, the terminal and ``--plain``): the
+move and its reason in one plain sentence, cards as on the table.
+
+>>> hint_sentence(Move.parse("discard 7D"), "Discard 7D: nobody can use a 7, and you hold only one 7.")
+'Discard 7♦: nobody can use a 7, and you hold only one 7.'
 """
 
 from __future__ import annotations
@@ -25,8 +31,9 @@ import os
 import random
 from collections.abc import Sequence
 
-from ..cards import KIND, NUM_NATURAL, RED_THREE, card_text, kind_name
+from ..cards import KIND, NUM_NATURAL, RED_THREE, kind_name
 from ..moves import ASK, DISCARD, DRAW, MELD, NO, PILE, YES, Move
+from ..text.labels import card_label, cards_label
 from ..views import View
 from . import make_bot
 from .expert import ExpertBot, Note
@@ -87,24 +94,54 @@ def _found(last: object, move: Move, first: Move) -> str:
         return ""
     mean, rounds = means[move]
     if move == first:
-        return f" ({rounds} simulated deals of the hidden cards found nothing clearly better)."
+        return f"; {rounds} simulated deals of the hidden cards found nothing clearly better."
     gain = mean - means[first][0]
     return f"; in {rounds} simulated deals of the hidden cards it scored {gain:.0f} points more than {doing(first)}."
 
 
 def doing(move: Move) -> str:
-    """A move as an action in words: ``discarding 7C``, ``taking the pile``.
+    """A move as an action in words: ``discarding 7♣``, ``taking the pile``.
 
     >>> doing(Move.parse("discard 7C")), doing(Move.parse("meld KS KD KC"))
-    ('discarding 7C', 'melding KS KD KC')
+    ('discarding 7♣', 'melding K♠ K♦ K♣')
     """
     if move.action == DISCARD and move.card is not None:
-        return f"discarding {card_text(move.card)}"
+        return f"discarding {card_label(move.card)}"
     if move.action == MELD:
-        return "melding " + str(move).partition(" ")[2]
+        return "melding " + _groups_words(move)
     words = {DRAW: "drawing from the stock", PILE: "taking the pile", ASK: "asking your partner",
              YES: "saying yes", NO: "saying no"}
     return words.get(move.action, str(move))
+
+
+def _groups_words(move: Move) -> str:
+    """A move's groups with cards as on the table: ``K♠ K♦ K♣, 9: JK``."""
+    return ", ".join(cards_label(g.cards) if any(KIND[c] == g.rank for c in g.cards)
+                     else f"{kind_name(g.rank, False)}: {cards_label(g.cards)}" for g in move.groups)
+
+
+def move_words(move: Move) -> str:
+    """What a hint tells you to do, cards as on the table: ``Meld Q♥ Q♣ JK``, ``Take the pile with 9♠ 9♥``.
+
+    >>> move_words(Move.parse("pile 9S 9H")), move_words(Move.parse("yes"))
+    ('Take the pile with 9♠ 9♥', 'Answer yes')
+    """
+    if move.action == DISCARD and move.card is not None:
+        return f"Discard {card_label(move.card)}"
+    if move.action == MELD:
+        return "Meld " + _groups_words(move)
+    if move.action == PILE:
+        return "Take the pile" + (f" with {_groups_words(move)}" if move.groups else "")
+    words = {DRAW: "Draw from the stock", ASK: "Ask your partner whether you may go out", YES: "Answer yes",
+             NO: "Answer no"}
+    return words.get(move.action, str(move))
+
+
+def hint_sentence(move: Move, reason: str) -> str:
+    """The hint in one plain sentence: the move in words, then why (the reason's head, before its first
+    colon, names the move in brief and gives way to the move in words)."""
+    _, colon, why = reason.partition(": ")
+    return f"{move_words(move)}: {(why if colon else reason).rstrip('.')}."
 
 
 def explain(view: View, moves: Sequence[Move], move: Move, note: Note, best: bool = True) -> str:
@@ -145,49 +182,50 @@ def _sentence(view: View, moves: Sequence[Move], move: Move, note: Note, tag: st
     if tag == "end":
         return "draw: the stock is empty, so the hand ends"
     if tag == "out-pile":
-        return f"take the pile ({len(view.pile)} cards) and go out"
+        return f"take the pile: its {len(view.pile)} cards let you go out"
     if tag == "pile":
         return _pile_sentence(view, t, move)
     if tag == "out-meld":
         made, left = int(str(note[1])), int(str(note[2]))
-        parts = "meld these cards on your way out"
+        parts = "meld: these cards take you out"
         if made:
             parts += ", finishing a canasta"
         if left == 1:
             parts += ", then discard your last card"
         return parts
     if tag == "out-discard":
-        return "discard your last card and go out"
+        return "discard: it is your last card, and you go out"
     if tag == "first":
         wilds, cards = int(str(note[1])), int(str(note[2]))
         side = view.seat % view.rules.sides
         extra = f" with {wilds} wild card{'s' if wilds != 1 else ''}" if wilds else " without a wild card"
-        return (f"make your side's first meld: {cards} cards reach the minimum of {view.minimums[side]}{extra}, "
-                f"and the pile is no longer frozen against you")
+        return (f"meld: your side's first meld, {cards} cards that reach the minimum of {view.minimums[side]}{extra}; "
+                f"the pile is then no longer frozen against you")
     if tag == "add":
         r, size = int(str(note[1])), int(str(note[2]))
         more = "it makes a canasta" if size == 7 else f"the meld grows to {size} cards"
-        return f"add the {_rank(r, False)} to your side's {_rank(r)}: {more}"
+        return f"add: {more} (your side's {_rank(r)})"
     if tag == "finish":
         r = int(str(note[1]))
-        return f"put a wild card on your {_rank(r)}: with your other cards it finishes a canasta this turn"
+        return f"meld: with your other cards this wild card finishes a canasta of {_rank(r)} this turn"
     if tag == "triple":
         r = int(str(note[1]))
-        return f"meld your three {_rank(r)}: they are safe on the table and start a new meld"
+        return f"meld: your three {_rank(r)} are safe on the table and start a new meld"
     if tag == "pair-wild":
         r = int(str(note[1]))
-        return f"meld your pair of {_rank(r)} with a wild card: your hand is big or the hand may end soon"
+        return (f"meld: a pair of {_rank(r)} with a wild card is worth laying down, as your hand is big or the "
+                "hand may end soon")
     if tag == "dump-wild":
-        return "meld your wild card: an opponent may go out soon, and it would cost you in your hand"
+        return "meld: an opponent may go out soon, and this wild card would cost you in your hand"
     if tag == "wild-meld":
-        return "build your meld of wild cards: a canasta of wild cards is worth a lot"
+        return "meld: it builds your meld of wild cards, and a canasta of wild cards is worth a lot"
     if tag == "stop":
-        return "discard the black three: it blocks the next player from taking the pile"
+        return "discard: a black three blocks the next player from taking the pile"
     if tag == "freeze":
-        return (f"discard a wild card to freeze the pile of {len(view.pile)} cards: "
-                f"every other discard could give it to the next player")
+        return (f"discard: a wild card freezes the pile of {len(view.pile)} cards, "
+                f"and every other discard could give it to the next player")
     if tag == "wild":
-        return "discard a wild card: nothing else can go"
+        return "discard: nothing but a wild card can go"
     if tag == "discard":
         return _discard_sentence(view, t, move, note, best)
     return f"{move}: the computer player's choice"
@@ -219,7 +257,7 @@ def _pile_sentence(view: View, t: Knowledge, move: Move) -> str:
     if not t.has_melded(side):
         extras.append("it makes your side's first meld")
     if not extras:
-        extras.append(f"the {card_text(pile[-1])} on top goes onto a meld at once")
+        extras.append(f"the {card_label(pile[-1])} on top goes onto a meld at once")
     return text + " and " + " and ".join(extras)
 
 
@@ -245,7 +283,7 @@ def _discard_sentence(view: View, t: Knowledge, move: Move, note: Note, best: bo
         safety = f"the next player is unlikely to hold a pair of {_rank(k)}"
     elif best:
         safety = "it is the least risky card to give the next player"
-    else:
+    else:  # not the expert's choice: the risk is what speaks against it, said as such
         safety = f"the next player may take the pile with it (a chance of about {chance:.0%})"
     if held == 1:
         holding = f"you hold only one {rank}"
@@ -253,7 +291,9 @@ def _discard_sentence(view: View, t: Knowledge, move: Move, note: Note, best: bo
         holding = f"it breaks your pair of {_rank(k)}, but the rest of your hand is worth more"
     else:
         holding = f"you hold {held} {_rank(k)}"
-    return f"discard {card_text(move.card)}: {safety}, and {holding}"
+    if not best and safety.startswith("the next player may take"):
+        return f"discard {card_label(move.card)}: {holding}, though {safety}"
+    return f"discard {card_label(move.card)}: {safety}, and {holding}"
 
 
-__all__ = ["HINT_BOT", "HINT_BOT_ENV", "doing", "explain", "hint", "hint_bot"]
+__all__ = ["HINT_BOT", "HINT_BOT_ENV", "doing", "explain", "hint", "hint_bot", "hint_sentence", "move_words"]

@@ -20,17 +20,18 @@ from textual.events import Resize
 from textual.screen import Screen
 from textual.widgets import Static
 
-from ..bots.hints import hint
+from ..bots.hints import hint, hint_sentence
 from ..bots.levels import find_level
-from ..cards import KIND, NUM_NATURAL, card_text
+from ..cards import card_text
 from ..errors import CanastaError
 from ..moves import DRAW, MELD, PILE, Move, Phase
+from ..selection import SELECT_TO_MELD
 from ..text.labels import meld_label, play_words
 from ..text.rulebook import rules_text
 from ..views import View, public_view
 from .saves import offer_choices
 from .scoresheet import match_sheets
-from .selection import group_texts, rank_words, wild_rank_choices, wild_splits
+from .selection import offer
 from .session import Session, SessionError, default_save_path
 from .table import (
     Line,
@@ -55,7 +56,7 @@ from .widgets import (
     to_text,
     too_small,
 )
-from .words import Narrator, new_cards_words, numbered
+from .words import Narrator, new_cards_words, numbered, tell
 
 KEYS: list[Line] = [
     [("←→", "bold"), (" cursor  ", ""), ("space", "bold"), (" select  ", ""), ("esc", "bold"), (" clear  ", ""),
@@ -203,8 +204,7 @@ class TableScreen(Screen[None]):
         self._bot_waiting = False
         self._sheet_for = 0  # the hand whose score sheet was shown at its end
         self.hinted: Move | None = None  # the last hint's move, highlighted when a choice offers it
-        self.fresh: list[int] = []  # the cards the revealed player just drew or took, until their next move
-        self.narrator = Narrator(session.names)  # this hand's log in words (words.Narrator)
+        self.narrator = Narrator(session.names, session.match.rules.sides)  # this hand's log in words (words.Narrator)
         self.told: list[tuple[int, str]] = []  # the narrator's log: (move number, sentence)
 
     # -- layout ---------------------------------------------------------------------------
@@ -248,8 +248,9 @@ class TableScreen(Screen[None]):
         """Tell the log in words what happened since it last looked (every move passes here)."""
         s = self.session
         if self.narrator.names != s.names:
-            self.narrator = Narrator(s.names)
-        self.narrator.follow(public_view(s.state), s.hand_number, s.table.match.outcomes)
+            self.narrator = Narrator(s.names, s.match.rules.sides)
+        match = s.table.match
+        self.narrator.follow(s.hand_number, match.dealt, match.outcomes, match.state.result)
         self.told = self.narrator.told
 
     def on_resize(self, event: Resize) -> None:
@@ -332,7 +333,7 @@ class TableScreen(Screen[None]):
                 if len(head) + len(note) <= width:
                     parts["header"] = [[(head, ""), (note, "")]]
                     break
-        parts["recent"] = self.recent(view, min(2, spare) if self.size.height < 30 else min(12, spare - 1), width)
+        parts["recent"] = self.recent(view, spare, width)
         if spare < 0:  # too small a terminal even for the short forms: say so rather than draw over the keys
             parts = {name: [] for name in parts}
             parts["header"] = [[(f"Canasta · hand {s.hand_number}", "")]]
@@ -344,6 +345,15 @@ class TableScreen(Screen[None]):
     def rows(self, lines: list[Line], width: int) -> int:
         """Terminal rows the lines take on this screen, wrapped between words as Textual wraps them."""
         return text_rows(self.app.console, lines, width)
+
+    @property
+    def fresh(self) -> list[int]:
+        """The cards the revealed player drew or took with the pile, until their next move: from the engine's
+        record of their last move this hand (so a match resumed mid-turn marks them again)."""
+        if self.revealed is None:
+            return []
+        last = next((o for o in reversed(self.session.match.outcomes) if o.seat == self.revealed), None)
+        return list(last.drew) if last is not None and last.move.action in (DRAW, PILE) else []
 
     def fresh_places(self, hand: tuple[int, ...]) -> frozenset[int]:
         """Where the cards just drawn or taken lie in the sorted hand."""
@@ -376,22 +386,28 @@ class TableScreen(Screen[None]):
             return [(f"{who}: ", "bold green"), (f"{play_words(state.answer)}; meld (m), discard (x)", "")]
         return [(f"{who}: ", "bold green"), (PHASE_PROMPTS.get(state.phase, state.phase), "")]
 
-    def recent(self, view: View, lines: int, width: int) -> list[Line]:
-        """The moves since the viewer last moved, in words, newest last, as many as fit in ``lines`` rows."""
+    def recent(self, view: View, rows: int, width: int) -> list[Line]:
+        """The moves since the viewer last moved, in words, one a line, newest last, in the ``rows`` the screen
+        has left (a move too long for one row wraps; those that do not fit are counted, and ``L`` shows them)."""
         history = view.history
         start = max((i + 1 for i, (seat, _) in enumerate(history) if seat == view.seat), default=0)
         moves = [text for i, text in self.told if i >= start]
-        if not moves or lines <= 0:
+        if not moves or rows <= 0:
             return []
-        if lines > 2:  # a tall terminal: one move a line, the newest last
-            shown = moves[-(lines - 1):]
-            return [[("Since your last move:", "dim")], *([("  " + text[:width - 2], "")] for text in shown)]
-        text = " · ".join(moves)
-        limit = lines * width - 6 - 12 * (lines - 1)  # room for "Last: " and words that wrap early
-        while len(text) > limit and len(moves) > 1:
-            moves.pop(0)
-            text = "… " + " · ".join(moves)
-        return [[("Last: ", "dim"), (text[:limit], "")]]
+        if rows == 1:
+            return [[("Last: ", "dim"), (moves[-1], "")]]
+        shown: list[Line] = []
+        used = 1  # the heading
+        for text in reversed(moves):
+            line: Line = [("  " + text, "")]
+            need = self.rows([line], width)
+            if used + need > rows:
+                break
+            shown.insert(0, line)
+            used += need
+        earlier = len(moves) - len(shown)
+        heading = "Since your last move" + (f" ({earlier} earlier: L shows them)" if earlier else "") + ":"
+        return [[(heading, "dim")], *shown]
 
     def say(self, text: str, style: str = "") -> None:
         """Show a message above the prompt."""
@@ -458,7 +474,6 @@ class TableScreen(Screen[None]):
         def reveal(_: None) -> None:
             self._covering = False
             self.selected.clear()
-            self.fresh = []
             self.message = []
             if self.session.state.to_act == seat and not self.session.state.is_over:
                 self._reveal(seat)
@@ -504,12 +519,13 @@ class TableScreen(Screen[None]):
         self.selected.clear()
         self.message = []
         self.hinted = None
-        self.fresh = []
+        outcome = s.table.match.outcomes[-1]  # what the engine says the move did
+        who = "You" if not self.hot_seat else s.names[seat]
         if applied.action in (DRAW, PILE) and not s.state.is_over:
-            outcome = s.table.match.outcomes[-1]  # what the engine says the move did
-            self.fresh = list(outcome.drew)
-            who = "You" if not self.hot_seat else s.names[seat]
             self.message = [(new_cards_words(who, outcome), "bold")]
+        else:  # a sentence for every move of one's own: "You melded 9♠ 9♥ 9♦."
+            names = [who if i == seat else name for i, name in enumerate(s.names)]
+            self.message = [("; ".join(tell(outcome, s.match.state.result, names)) + ".", "bold")]
         self.advance()
         return True
 
@@ -551,7 +567,6 @@ class TableScreen(Screen[None]):
         if not s.state.is_over or s.match.is_over:
             return
         s.deal_next()
-        self.fresh = []
         self.selected.clear()
         self.cursor = 0
         self.message = []
@@ -565,8 +580,7 @@ class TableScreen(Screen[None]):
         self.session = Session.new(old.match.rules, old.seats, random.randrange(2**31))
         self.save_path = self._given_path or default_save_path(self.session.seed)
         self._sheet_for = 0
-        self.narrator = Narrator(self.session.names)
-        self.fresh = []
+        self.narrator = Narrator(self.session.names, self.session.match.rules.sides)
         self.selected.clear()
         self.cursor = 0
         self.message = [("A new match: the same table, a new shuffle.", "bold green")]
@@ -619,72 +633,32 @@ class TableScreen(Screen[None]):
         self.play(f"discard {card_text(cards[0])}")
 
     def action_meld(self) -> None:
-        """Meld the selected cards: naturals by rank, wild cards with the rank you choose."""
-        if self.not_my_turn():
-            return
-        cards = self.selected_cards()
-        if not cards:
-            self.say("Select the cards to meld (Space), then press m.", "bold yellow")
-            return
-        self._with_groups(cards, None, MELD)
+        """Meld the selected cards: every way the engine sees them, a choice when there are several."""
+        self._offer(MELD)
 
     def action_pile(self) -> None:
-        """Take the pile with the selected cards, or choose among the ways to take it."""
+        """Take the pile with the selected cards (the top card is implied), or choose among the ways to take it."""
+        self._offer(PILE)
+
+    def _offer(self, action: str) -> None:
+        """Play ``action`` (meld, pile) with the selected cards as the selection service sees them
+        (:func:`canasta.tui.selection.offer`, as the page does): one move is played, several offered
+        (the hint's first chosen), none explained."""
         if self.not_my_turn():
             return
         state = self.session.state
         cards = self.selected_cards()
-        if cards:
-            top = state.pile[-1] if state.pile else None
-            fallback = KIND[top] if top is not None and KIND[top] < NUM_NATURAL else None
-            self._with_groups(cards, fallback, PILE)
+        found = offer(state, state.to_act, cards, action)
+        if not found.moves:
+            if found.reason == SELECT_TO_MELD:
+                self.say("Select the cards to meld (Space), then press m.", "bold yellow")
+            else:
+                self.say(f"Not allowed: {found.reason}", "bold red")
             return
-        moves = [m for m in state.legal_moves() if m.action == PILE]
-        if len(moves) <= 1:
-            self.play(moves[0] if moves else "pile")
+        if len(found.moves) == 1:
+            self.play(found.moves[0])
             return
-
-        labels = [pretty_move(str(m)) if m.groups else "pile (the top card onto your meld)" for m in moves]
-        self.choose_move("Take the pile with:", moves, labels)
-
-    def _with_groups(self, cards: list[int], fallback: int | None, action: str) -> None:
-        """Play ``action`` (meld, pile) with the selected cards, asking how when there are several legal ways.
-
-        Each wild card may join any rank offered (:func:`wild_rank_choices`, and the pile's top
-        card); the ways the engine allows are listed (the hint's way first chosen), one is
-        played at once, and with none the simplest way is tried, for the engine's reason.
-        """
-        state = self.session.state
-        view = state.view(self.viewer)
-        choices = wild_rank_choices(cards, view.melds[view.side], view.rules.wild_card_melds)
-        if choices and fallback is not None and not any(KIND[c] < NUM_NATURAL for c in cards):
-            choices = [fallback]
-        if fallback is not None and choices and fallback not in choices:
-            choices.append(fallback)
-        legal: list[Move] = []
-        for groups in wild_splits(cards, choices):
-            move = Move.parse(f"{action} " + ", ".join(groups))
-            try:
-                state.check(move)
-            except CanastaError:
-                continue
-            legal.append(move)
-        if len(legal) == 1:
-            self.play(legal[0])
-            return
-        if legal:
-            self.choose_move("How do the wild cards go?", legal)
-            return
-        if len(choices) <= 1:
-            self.play(f"{action} " + ", ".join(group_texts(cards, choices[0] if choices else None)))
-            return
-
-        def chosen(index: int | None) -> None:
-            if index is not None:
-                self.play(f"{action} " + ", ".join(group_texts(cards, choices[index])))
-
-        self.app.push_screen(ChoiceScreen("Which meld do the wild cards join?",
-                                          [rank_words(r) for r in choices]), chosen)
+        self.choose_move(found.title, found.moves, found.labels)
 
     def choose_move(self, title: str, moves: list[Move], labels: list[str] | None = None) -> None:
         """Choose one of ``moves`` from a list, the hinted one highlighted."""
@@ -716,11 +690,8 @@ class TableScreen(Screen[None]):
                 picked.add(index)
         self.selected = picked if move.action != PILE or move.groups else set()
         self.hinted = move
-        said = str(move)
-        if reason.lower().startswith(said.lower() + ":"):
-            reason = reason[len(said) + 1:].strip()
-            reason = reason[:1].upper() + reason[1:]
-        self.say(f"Hint: {said}. {reason}", "bold cyan")
+        self.message = [(f"Hint: {hint_sentence(move, reason)}", "bold cyan")]  # the page's and --plain's words
+        self.redraw()
 
     def action_type_move(self) -> None:
         """Type a move in the project's notation."""

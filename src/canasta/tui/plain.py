@@ -22,7 +22,7 @@ import sys
 import textwrap
 from collections.abc import Callable, Sequence
 
-from ..bots.hints import hint
+from ..bots.hints import hint, hint_sentence
 from ..errors import CanastaError
 from ..moves import DRAW, PILE, Phase
 from ..play import HOUSE, Table, parse_seats
@@ -30,7 +30,7 @@ from ..play.seats import default_seats
 from ..rules import Rules
 from ..scoring import HandResult, sheet_rows
 from ..text.labels import card_label, cards_label, hand_label, meld_label, play_words, with_tens
-from ..views import PublicView, View, public_view
+from ..views import PublicView, View
 from .session import Session, SessionError, default_save_path
 from .words import Narrator, new_cards_words
 
@@ -177,14 +177,15 @@ def play_in_terminal(
             else "Goodbye. The match is kept: canasta play --plain --continue")
         return 0
 
-    narrator = Narrator(labels)
+    narrator = Narrator(labels, rules.sides)
 
     def log(*_args: object, mine: str | None = None) -> None:
         """The moves since the last look, in words (as the full-screen table's log says them).
 
         ``mine``: what the player alone saw of their own draw or take, said instead of its public words.
         """
-        for n, (_, line) in enumerate(narrator.follow(public_view(match.state), session.hand_number, match.outcomes)):
+        new = narrator.follow(session.hand_number, match.dealt, match.outcomes, match.state.result)
+        for n, (_, line) in enumerate(new):
             say(f"  {mine if mine is not None and n == 0 else line}")
 
     resumed = f", hand {session.hand_number}" if session.hand_number > 1 or match.state.history else ""
@@ -225,7 +226,7 @@ def play_in_terminal(
                 continue
             if line == "hint":
                 move, reason = hint(view, moves)
-                say(with_tens(f"Hint: {move} ({reason})"))
+                say(f"Hint: {hint_sentence(move, reason)}")
                 continue
             if line == "save" or line.startswith("save "):
                 path = line[4:].strip() or default_save_path(table.seed)

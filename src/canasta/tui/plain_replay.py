@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from ..moves import DRAW
 from ..text.labels import hand_label
-from ..views import public_view
 from .plain import fit, result_text, side_names
 from .replay import Frame, Replay
 from .words import Narrator, new_cards_words, numbered
@@ -36,11 +35,11 @@ def _dealt(replay: Replay, frame: Frame, seats: list[int]) -> list[str]:
 def _told(replay: Replay, frames: list[Frame], seat: int | None) -> list[tuple[int, str]]:
     """One hand's log in words; ``seat``'s own draws say the cards it drew, as it saw them."""
     names = replay.match.players
-    narrator = Narrator(names)
+    narrator = Narrator(names, replay.match.rules.sides)
     told: list[tuple[int, str]] = []
-    outcomes = [frame.outcome for frame in frames if frame.outcome is not None]
     for frame in frames:
-        new = narrator.follow(public_view(frame.state), frame.hand + 1, outcomes)
+        shown, outcomes = replay.match.told(frame.hand)
+        new = narrator.follow(frame.hand + 1, shown, outcomes[:frame.index], frame.state.result)
         if frame.index == 0:
             told = list(new)
         elif frame.outcome is not None and frame.outcome.seat == seat and new and frame.outcome.move.action == DRAW:

@@ -14,7 +14,6 @@ from textual.events import Resize
 from textual.screen import Screen
 from textual.widgets import Static
 
-from ..views import public_view
 from .replay import Replay
 from .scoresheet import match_sheets, side_names
 from .table import Line, hand_lines, pile_line, players_lines, side_lines
@@ -79,11 +78,9 @@ class ReplayScreen(Screen[None]):
         """This hand's moves up to the frame shown, in words (the table's log, :class:`Narrator`)."""
         r = self.replay
         hand = r.frame.hand
-        narrator = Narrator(r.match.players)
-        frames = r.frames[r.hand_start(hand): r.at + 1]
-        outcomes = [frame.outcome for frame in frames if frame.outcome is not None]
-        for frame in frames:
-            narrator.follow(public_view(frame.state), hand + 1, outcomes)
+        narrator = Narrator(r.match.players, r.match.rules.sides)
+        shown, outcomes = r.match.told(hand)
+        narrator.follow(hand + 1, shown, outcomes[:r.frame.index], r.frame.state.result)
         return narrator.told
 
     def redraw(self) -> None:

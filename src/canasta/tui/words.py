@@ -26,9 +26,9 @@ from collections.abc import Collection, Sequence
 from ..cards import IS_WILD, KIND, MELD_RANK_CHARS, WILD_MELD, kind_name
 from ..errors import MoveSyntaxError
 from ..moves import ASK, DISCARD, DRAW, MELD, NO, PILE, YES, Move
-from ..outcome import Outcome
+from ..outcome import Dealt, Outcome
+from ..scoring import HandResult
 from ..text.labels import card_label, cards_label, rank_label
-from ..views import PublicView
 
 
 def _group(group_rank: int, cards: Sequence[int]) -> str:
@@ -94,9 +94,9 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def tell(outcome: Outcome, after: PublicView, names: Sequence[str]) -> list[str]:
+def tell(outcome: Outcome, result: HandResult | None, names: Sequence[str]) -> list[str]:
     """What the table saw a move do, from the engine's record of it (:mod:`canasta.outcome`) and, when it
-    ended the hand, the public view after it (who went out).
+    ended the hand, the hand's result (who went out).
 
     The pile's size and top card when it is taken, cards added to melds already down, red threes
     laid out (by the mover, or by the player whose turn begins), and going out.  Never a card
@@ -112,27 +112,25 @@ def tell(outcome: Outcome, after: PublicView, names: Sequence[str]) -> list[str]
     for layer, cards in outcome.reds:
         what = "a red three" if len(cards) == 1 else f"{len(cards)} red threes"
         lines.append(f"{names[layer]} laid out {what}: {cards_label(cards)}")
-    if outcome.hand_over and after.result is not None:
-        out = after.result.went_out
+    if outcome.hand_over and result is not None:
+        out = result.went_out
         if out is not None:
-            lines.append(f"{names[out]} went out" + (" concealed" if after.result.concealed else ""))
+            lines.append(f"{names[out]} went out" + (" concealed" if result.concealed else ""))
         else:
             lines.append("The stock ran out: the hand is over")
     return lines
 
 
-def deal_words(view: PublicView, names: Sequence[str]) -> list[str]:
-    """What the deal showed: the pile's first card and the red threes laid out at once."""
+def deal_words(shown: Dealt, names: Sequence[str], sides: int) -> list[str]:
+    """What the deal showed (:class:`~canasta.outcome.Dealt`): the pile's first card and the red threes laid
+    out at once."""
     lines = []
-    if view.pile:
-        lines.append(f"The pile starts with {cards_label(view.pile)}")
-    sides = view.rules.sides
-    for side in range(sides):
-        if view.red_threes[side]:
-            reds = view.red_threes[side]
-            what = "a red three" if len(reds) == 1 else f"{len(reds)} red threes"
-            lines.append(f"{' & '.join(names[s] for s in range(view.rules.players) if s % sides == side)} "
-                         f"laid out {what}: {cards_label(reds)}")
+    if shown.pile:
+        lines.append(f"The pile starts with {cards_label(shown.pile)}")
+    for side, reds in shown.reds:
+        what = "a red three" if len(reds) == 1 else f"{len(reds)} red threes"
+        lines.append(f"{' & '.join(names[s] for s in range(len(names)) if s % sides == side)} "
+                     f"laid out {what}: {cards_label(reds)}")
     return lines
 
 
@@ -167,54 +165,41 @@ def numbered(told: Sequence[tuple[int, str]]) -> list[str]:
 class Narrator:
     """One hand's log in words, told as the hand goes on (the same for every terminal front end).
 
-    :meth:`follow` is given the public view after each move (or after several: a match resumed
-    mid-hand) and returns what is new; :attr:`told` holds the hand's whole log as ``(move
-    index, sentence)``, index -1 for what the deal showed.
+    :meth:`follow` is given the engine's records of the hand (its :class:`~canasta.outcome.Dealt`
+    and the :class:`~canasta.outcome.Outcome` of each move so far, as ``Match.dealt`` and
+    ``Match.outcomes`` hold them) and returns what is new; :attr:`told` holds the hand's whole log
+    as ``(move index, sentence)``, index -1 for what the deal showed.  It never looks at a state:
+    what it tells is what the engine recorded, so a match resumed mid-hand is told word for word.
 
     >>> from canasta import from_position
-    >>> from canasta.views import public_view
+    >>> from canasta.outcome import dealt, play
     >>> state = from_position({"rules": "classic", "dealer": 3, "turn": 0, "hands": [["6H", "9D"], ["4C"],
     ...     ["QS"], ["8H"]], "stock": ["5C"], "pile": ["TC"], "melds": [{"6": ["6S", "6D", "6C"]}, {}]})
-    >>> from canasta.outcome import play
-    >>> narrator = Narrator(["South", "West", "North", "East"])
-    >>> narrator.follow(public_view(state), 1)
+    >>> narrator = Narrator(["South", "West", "North", "East"], sides=2)
+    >>> shown = dealt(state)
+    >>> narrator.follow(1, shown, [])
     [(-1, 'The pile starts with 10♣')]
     >>> outcomes = [play(state, "draw"), play(state, "meld 6H")]
-    >>> [line for _, line in narrator.follow(public_view(state), 1, outcomes)]
+    >>> [line for _, line in narrator.follow(1, shown, outcomes)]
     ['South drew from the stock', 'South added 6♥ to the 6s']
     """
 
-    def __init__(self, names: Sequence[str]) -> None:
+    def __init__(self, names: Sequence[str], sides: int) -> None:
         self.names = list(names)
+        self.sides = sides
         self.told: list[tuple[int, str]] = []
-        self._hand: int | None = None
-        self._last: PublicView | None = None  # the view the log last saw
+        self._hand: tuple[int, Dealt] | None = None  # the hand told: its number and deal
+        self._seen = 0  # its moves told
 
-    def follow(self, view: PublicView, hand: int, outcomes: Sequence[Outcome] = ()) -> list[tuple[int, str]]:
-        """Tell what happened since the last view seen (a new hand starts a new log).
-
-        ``outcomes``: the engine's record of each move of the hand (``Match.outcomes``), so that every move
-        is told in full, also several at once (a match resumed mid-hand); a move without one is told
-        from its notation alone."""
-        seen = len(self._last.history) if self._last is not None else 0
-        before = self._last
-        if hand != self._hand or before is None or len(view.history) < seen:
-            self.told = [(-1, line) for line in deal_words(view, self.names)] if not view.history else []
-            start = 0
-            seen, before = 0, None
-        else:
-            start = len(self.told)
-        sides = view.rules.sides
-        down = [set(before.melds[side]) if before is not None else set() for side in range(sides)]
-        for index in range(seen, len(view.history)):
-            seat, text = view.history[index]
-            if index < len(outcomes) and str(outcomes[index].move) == text:
-                self.told += [(index, line) for line in tell(outcomes[index].public(), view, self.names)]
-            else:
-                self.told.append((index, say_move(self.names[seat], text, down[seat % sides])))
-            try:
-                down[seat % sides].update(g.rank for g in Move.parse(text).groups)
-            except MoveSyntaxError:
-                pass
-        self._hand, self._last = hand, view
+    def follow(self, hand: int, shown: Dealt, outcomes: Sequence[Outcome],
+               result: HandResult | None = None) -> list[tuple[int, str]]:
+        """Tell the moves not yet told (a new hand, by number or deal, starts a new log); ``result``: the
+        hand's, once it is over (who went out)."""
+        start = len(self.told)
+        if self._hand is None or self._hand[0] != hand or self._hand[1] is not shown or len(outcomes) < self._seen:
+            self.told = [(-1, line) for line in deal_words(shown, self.names, self.sides)]
+            self._hand, self._seen, start = (hand, shown), 0, 0
+        for index in range(self._seen, len(outcomes)):
+            self.told += [(index, line) for line in tell(outcomes[index].public(), result, self.names)]
+        self._seen = len(outcomes)
         return self.told[start:]

@@ -434,7 +434,7 @@ async def _work(svc: TableService, conn: WebSocketConnection, table: ServedTable
             conn.send_message({"type": "hint", "move": move, "reason": reason, "id": request_id})
         else:
             moves, why = await svc.resolve(table, conn.seat, message.get("cards", []), message["action"],
-                                           message["state"], key)
+                                           message["state"], key, message.get("onto"))
             conn.send_message({"type": "moves", "action": message["action"], "moves": moves, "reason": why,
                                "state": message["state"], "id": request_id})
     finally:

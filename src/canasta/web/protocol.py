@@ -12,7 +12,7 @@ import json
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
-from ..cards import card_text
+from ..cards import MELD_RANK_CHARS, card_text
 from ..judge import unavailable_reason
 from ..moves import ASK, DISCARD, DRAW, MELD, NO, PILE, YES
 from ..rules import OPTION_NAMES, PRESETS, Rules
@@ -123,6 +123,11 @@ def _check_fields(message: dict[str, Any]) -> None:
                                 "card texts, like [\"KS\", \"JK\"]")
         if message.get("action") not in ACTIONS:
             raise ProtocolError("bad_message", f"resolve needs an action: {', '.join(ACTIONS)}")
+        onto = message.get("onto")
+        if onto is not None and (message["action"] != MELD or not isinstance(onto, str) or len(onto) != 1
+                                 or onto not in MELD_RANK_CHARS):
+            raise ProtocolError("bad_message", f"resolve's onto is a meld rank ({', '.join(MELD_RANK_CHARS)}), "
+                                "for a meld only")
 
 
 def _not_unicode(message: dict[str, Any]) -> str | None:
@@ -199,6 +204,7 @@ def table_json(table: ServedTable, public: PublicView | None = None) -> dict[str
         "match": table.matches,
         "ready": sorted(table.ready),
         "waiting": table.waiting(),
+        "dealt": match.dealt.to_json(),
         "log": [{"seat": seat, "move": move, **(facts[i] if i < len(facts) else {})}
                 for i, (seat, move) in enumerate(public.history)],
         "away_minutes": table.away_minutes,
@@ -260,8 +266,8 @@ def state_message(table: ServedTable, seat: int | None, public: dict[str, Any] |
 
 
 def drawn(table: ServedTable, seat: int | None) -> dict[str, list[str]]:
-    """The cards the seat drew from the stock this hand, by their move's index in the log (as text):
-    only its own draws, never another seat's (a spectator: none)."""
+    """The cards new in the seat's hand from each of its draws and piles taken this hand, by the move's index
+    in the log (as text): only its own, never another seat's (a spectator: none)."""
     if seat is None:
         return {}
     return {str(index): cards for index, (who, cards) in table.draws.items() if who == seat}

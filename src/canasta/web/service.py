@@ -20,17 +20,17 @@ from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from ..bots import BOTS, LEVELS, find_level
-from ..bots.hints import hint
-from ..cards import card_text, parse_cards
+from ..bots.hints import hint, hint_sentence
+from ..cards import MELD_RANK_CHARS, card_text, parse_cards
 from ..errors import CardError, IllegalMoveError, MatchOver, MoveSyntaxError, NotYourTurn, SeatError, StaleState
-from ..legal import resolve as resolve_selection
 from ..match import OLD_SEEDING, SEEDING, Match
-from ..moves import DRAW, Move
+from ..moves import DRAW, PILE, Move
 from ..outcome import Outcome
 from ..play import HOUSE, HUMAN, Seat, parse_seats
 from ..play import Table as Driver
 from ..play.seats import HUMAN_WORDS
 from ..rules import Rules
+from ..selection import choices as resolve_selection
 from ..state import GameState
 from .pool import run_cpu
 from .protocol import CHAT_SENT as CHAT_KEPT
@@ -245,24 +245,25 @@ class ServedTable:
     @property
     def facts(self) -> list[dict[str, Any]]:
         """Per move of this hand, what the move's notation leaves out but the table showed everybody (the
-        log in words needs them after a reload too), from the engine's outcomes (:mod:`canasta.outcome`):
-        ``took`` and ``top`` of a pile taken, the ranks ``added`` to melds already on the table, the red
-        threes laid out (``reds``).  Each move's facts are worked out once."""
+        log in words and the page's motion need them, after a reload too): the engine's public outcome
+        (:mod:`canasta.outcome`) less its seat and move: ``took`` and ``top`` of a pile taken, the ranks
+        ``melded`` anew and ``added`` to, the red threes laid out (``reds``), ``hand_over``.  Each move's
+        facts are made once."""
         outcomes = self.match.outcomes
         if self._facts_of is not outcomes:  # a new hand (or match)
             self._facts_of, self._facts, self._draws = outcomes, [], {}
         for index in range(len(self._facts), len(outcomes)):
             outcome = outcomes[index]
             self._facts.append({key: value for key, value in outcome.public().to_json().items()
-                                if key in ("took", "top", "added", "reds")})
-            if outcome.move.action == DRAW:
+                                if key not in ("seat", "move")})
+            if outcome.move.action in (DRAW, PILE):
                 self._draws[index] = (outcome.seat, [card_text(c) for c in outcome.drew])
         return self._facts
 
     @property
     def draws(self) -> dict[int, tuple[int, list[str]]]:
-        """Per draw of this hand (its index in the log): the seat and the cards it drew, which only that
-        seat is told (``drawn`` in its state messages)."""
+        """Per draw or pile taken this hand (its index in the log): the seat and the cards new in its hand,
+        which only that seat is told (``drawn`` in its state messages)."""
         _ = self.facts  # brought up to date together
         return self._draws
 
@@ -589,10 +590,11 @@ class TableService:
         return await run_cpu(key or table.id, _hint, state, seat)
 
     async def resolve(self, table: ServedTable, seat: int | None, cards: list[str], action: str,
-                      state_id: int, key: str | None = None) -> tuple[list[str], str | None]:
+                      state_id: int, key: str | None = None, onto: str | None = None) -> tuple[list[str], str | None]:
         """The legal moves of ``action`` that lay exactly ``cards`` from the seat's hand
-        (:func:`canasta.legal.resolve`), at most :data:`~.protocol.MAX_RESOLVED`, and the
-        engine's sentence when none fits.  Only the asking connection is answered.
+        (:func:`canasta.selection.choices`, the terminal's too), at most :data:`~.protocol.MAX_RESOLVED`, and
+        the engine's sentence when none fits; ``onto`` (a meld rank, ``K``) puts the wild cards on that meld.
+        Only the asking connection is answered.
 
         The groupings are tried in the CPU pool on a copy of the state (a large hand with many wild
         cards takes a tenth of a second), queued behind ``key``'s other work (default the table's)."""
@@ -601,7 +603,8 @@ class TableService:
             codes = parse_cards(cards)
         except CardError as exc:
             raise ProtocolError("bad_move", str(exc)[:200]) from None
-        return await run_cpu(key or table.id, _resolve, state, seat, codes, action)
+        rank = None if onto is None else MELD_RANK_CHARS.index(onto)  # the protocol checked it
+        return await run_cpu(key or table.id, _resolve, state, seat, codes, action, rank)
 
     @staticmethod
     def _to_act(table: ServedTable, seat: int | None, state_id: int, refusal: str) -> GameState:
@@ -827,13 +830,14 @@ def _still_to_act(table: ServedTable, seat: int, state_id: int) -> bool:
 def _hint(state: GameState, seat: int) -> tuple[str, str]:
     """A hint for ``seat`` from its own view of ``state`` (a copy: this runs off the event loop)."""
     move, reason = hint(state.view(seat), list(state.legal_moves()))
-    return str(move), reason
+    return str(move), hint_sentence(move, reason)
 
 
-def _resolve(state: GameState, seat: int, cards: list[int], action: str) -> tuple[list[str], str | None]:
-    """:func:`canasta.legal.resolve` on a copy of the state, as move texts (off the event loop)."""
-    moves, why = resolve_selection(state, seat, cards, action)
-    return [str(m) for m in moves[:MAX_RESOLVED]], why
+def _resolve(state: GameState, seat: int, cards: list[int], action: str,
+             onto: int | None = None) -> tuple[list[str], str | None]:
+    """:func:`canasta.selection.choices` on a copy of the state, as move texts (off the event loop)."""
+    found = resolve_selection(state, seat, cards, action, onto)
+    return [str(m) for m in found.moves[:MAX_RESOLVED]], found.reason
 
 
 def _number(body: dict[str, Any], field: str, default: float, most: float) -> float:

@@ -122,51 +122,6 @@ export function cardsInText(text) {
 /** The action word of a move text ("meld KS KD KC" -> "meld"). */
 export const actionOf = (text) => String(text).trim().split(/\s+/)[0].toLowerCase();
 
-export const WILD_RANK_MESSAGE =
-  "select one rank for your wild cards, or click a meld to add them to it";
-
-/**
- * Groups of a `meld` or `pile` move from the chosen cards.
- *
- * Naturals are grouped by rank, black threes form their own group.  Wild cards join
- * `targetRank` when given (a clicked meld), else the one natural rank chosen, else
- * `fallbackRank` (the pile's top rank when taking the pile).  Returns
- * {groups: ["KS KD 2C", "Q: JK"]} or {error: sentence}.
- */
-export function buildGroups(cards, { targetRank = null, fallbackRank = null } = {}) {
-  const byRank = new Map(); // rank -> cards, in rank order below
-  const wilds = [];
-  for (const code of sortCards(cards)) {
-    if (isWild(code)) {
-      wilds.push(code);
-      continue;
-    }
-    const rank = rankOf(code);
-    if (!byRank.has(rank)) byRank.set(rank, []);
-    byRank.get(rank).push(code);
-  }
-  const naturalRanks = [...byRank.keys()].filter((r) => NATURAL_RANKS.includes(r));
-  let wildRank = null;
-  if (wilds.length) {
-    if (targetRank) wildRank = targetRank;
-    else if (naturalRanks.length === 1) wildRank = naturalRanks[0];
-    else if (naturalRanks.length === 0 && fallbackRank) wildRank = fallbackRank;
-    else return { error: WILD_RANK_MESSAGE };
-  }
-  const groups = [];
-  // A clicked meld's group goes first, so the move reads as "add these to that meld".
-  const ranks = [...byRank.keys()].sort(
-    (a, b) => (b === targetRank) - (a === targetRank) || MELD_RANK_ORDER.indexOf(a) - MELD_RANK_ORDER.indexOf(b),
-  );
-  if (wildRank && !byRank.has(wildRank)) groups.push(`${wildRank}: ${wilds.join(" ")}`);
-  for (const rank of ranks) {
-    const group = [...byRank.get(rank), ...(rank === wildRank ? wilds : [])];
-    groups.push(group.join(" "));
-  }
-  if (!groups.length) return { error: "select some cards first" };
-  return { groups };
-}
-
 /** Thousands with commas and an ASCII minus: 1315 -> "1,315", -35 -> "-35". */
 export function formatPoints(n) {
   if (typeof n !== "number" || !Number.isFinite(n)) return "";

@@ -1,15 +1,17 @@
-// What the buttons, the melds and the typed move do: build the move from the selection and
-// send it; a greyed-out button says why instead.
-import { actionOf, buildGroups, cardsInText, rankPlural } from "/static/cards.js";
+// What the buttons, the melds and the typed move do: the engine's selection service (a `resolve`
+// message) says what the selected cards can mean, and the page plays, offers or explains its answer;
+// a greyed-out button says why instead, about the cards selected now.
+import { actionOf, cardsInText, rankPlural } from "/static/cards.js";
 import { request } from "/static/game/connection.js";
 import { clearSelection, markHighlight } from "/static/game/hand.js";
-import { renderPileChoices } from "/static/game/render.js";
-import { $, keysFor, selectedCodes, ui } from "/static/game/state.js";
+import { renderActions, renderPileChoices } from "/static/game/render.js";
+import { $, keysFor, myTurn, selectedCodes, ui } from "/static/game/state.js";
 
 export function setStatus(text, kind = "info") {
   const node = $("status");
   node.textContent = text;
   node.dataset.kind = kind;
+  delete node.dataset.move;
 }
 
 export function sendMove(text) {
@@ -31,26 +33,122 @@ function doMeld() {
   askEngine("meld", cards);
 }
 
+// The resolves sent and not yet answered, by id: what each was for.  The server works out one
+// resolve of a seat at a time, so the page sends one at a time too (a play waits for a lookup).
+const asked = new Map();
+let waiting = null; // a resolve to play, held back while a lookup is answered
+// The engine's sentence for a greyed-out button and the cards selected: "state|action|cards" -> sentence.
+const greyReasons = new Map();
+
+function sendResolve(fields, purpose) {
+  for (const [id, a] of asked) if (Date.now() - a.at > 5000) asked.delete(id); // lost with a connection
+  if (asked.size) {
+    if (!waiting || !purpose.why) waiting = [fields, purpose]; // a lookup never pushes a move aside
+    return true;
+  }
+  if (!request("resolve", fields, purpose.why ? "why" : "resolve")) return false;
+  if (!purpose.why) waiting = null; // the newest move asked for replaces one held back
+  asked.set(ui.counter, { ...purpose, at: Date.now() }); // request() numbered it
+  return true;
+}
+
+function answered(id) {
+  const purpose = asked.get(id);
+  asked.delete(id);
+  if (waiting && !asked.size) {
+    const [fields, held] = waiting;
+    waiting = null;
+    if (ui.last && held.state === ui.last.state) sendResolve(fields, held);
+  }
+  return purpose;
+}
+
 /**
- * Ask the engine which moves of `action` lay exactly these cards (a `resolve` message);
- * its answer (`moves`) comes back to onResolved. The page never decides what is legal.
+ * Ask the engine which moves of `action` lay exactly these cards (a `resolve` message; `onto`: the
+ * rank of a meld of the side's that the wild cards join); its answer (`moves`) comes back to
+ * onResolved. The page never decides what is legal.
  */
-function askEngine(action, cards) {
-  if (!request("resolve", { action, cards }, "resolve")) setStatus("Not connected; reconnecting\u2026", "error");
+function askEngine(action, cards, onto = null) {
+  const fields = onto ? { action, cards, onto } : { action, cards };
+  const purpose = { action, cards: cards.length, state: ui.last && ui.last.state };
+  if (!sendResolve(fields, purpose)) setStatus("Not connected; reconnecting\u2026", "error");
 }
 
 /** The engine's answer to a resolve: one move is played, several offered, none explained. */
 export function onResolved(message) {
-  const moves = message.moves || [];
+  const purpose = answered(message.id) || {};
   if (!ui.last || message.state !== ui.last.state) return;
+  if (purpose.why) {
+    greyReasons.set(purpose.key, message.reason || "Not now");
+    renderActions(ui.last); // the button's title and reason now speak of these cards
+    if (purpose.show && purpose.key === selectionKey(purpose.action)) setStatus(whyText(purpose.key), "info");
+    return;
+  }
+  const moves = message.moves || [];
   if (moves.length === 1) sendMove(moves[0]);
   else if (moves.length > 1) {
     ui.choosing = true;
     ui.choiceMoves = moves;
+    ui.choiceFor = message.state;
     renderPileChoices(ui.last);
     focusFirstChoice();
-    setStatus(message.action === "pile" ? "Choose how to take the pile." : "Choose where your wild cards go.", "info");
+    const pile = purpose.cards ? "Choose how to take the pile." : "Choose how to take the pile, or select cards and press Take pile.";
+    setStatus(message.action === "pile" ? pile : "Choose where your wild cards go.", "info");
   } else setStatus(message.reason || "These cards make no legal move.", "error");
+}
+
+/** A resolve the server refused (stale, rate limited): a lookup for a grey button is forgotten quietly. */
+export function onResolveRefused(id) {
+  const purpose = answered(id);
+  return Boolean(purpose && purpose.why);
+}
+
+const CARD_ACTIONS = ["meld", "pile", "discard"];
+
+/** The cache key of the cards selected now for `action`, or null when the selection says nothing about
+ * why it is greyed out (no card selected, not this player's turn, or not the phase of that action). */
+function selectionKey(action) {
+  const msg = ui.last;
+  const cards = selectedCodes();
+  if (!msg || !cards.length || !CARD_ACTIONS.includes(action) || !myTurn(msg)) return null;
+  if ((action === "pile") !== (msg.view.phase === "draw") || msg.view.phase === "answer") return null;
+  return `${msg.state}|${action}|${[...cards].sort().join(" ")}`;
+}
+
+function whyText(key) {
+  const why = greyReasons.get(key);
+  return why ? why.charAt(0).toUpperCase() + why.slice(1) + "." : "";
+}
+
+/**
+ * Why `action`'s greyed-out button is grey, for the cards selected now: the engine's sentence when it
+ * has been asked (`undefined` when the selection does not matter: the state message's `reasons` say
+ * why; "" while it is not known yet).
+ */
+export function greyReason(action) {
+  const key = selectionKey(action);
+  if (key === null) return undefined;
+  return greyReasons.has(key) ? greyReasons.get(key) : "";
+}
+
+/** Ask the engine why `action` is greyed out with the cards selected (once per selection); `show`: in the
+ * status line too.  False when the selection does not matter (the button's own reason says why). */
+function explainGrey(action, show) {
+  const key = selectionKey(action);
+  if (key === null) return false;
+  if (greyReasons.has(key)) {
+    if (show) setStatus(whyText(key), "info");
+    return true;
+  }
+  const pending = [...asked.values()].find((a) => a.key === key);
+  if (pending) {
+    pending.show = pending.show || show;
+    return true;
+  }
+  if (greyReasons.size > 50) greyReasons.clear();
+  const purpose = { why: true, key, action, show, state: ui.last.state };
+  if (!sendResolve({ action, cards: selectedCodes() }, purpose) && show) setStatus("Not connected; reconnecting\u2026", "error");
+  return true;
 }
 
 function focusFirstChoice() {
@@ -64,29 +162,15 @@ export function onMeldClick(rank) {
     setStatus(`Select cards in your hand, then choose your ${rankPlural(rank)} to add them.`, "info");
     return;
   }
-  const built = buildGroups(cards, { targetRank: rank });
-  if (built.error) setStatus(built.error, "error");
-  else sendMove("meld " + built.groups.join(", "));
+  askEngine("meld", cards, rank); // the engine puts the wild cards on that meld, the rest by rank
 }
 
 function doPile() {
   const msg = ui.last;
   if (!msg) return;
-  const cards = selectedCodes();
-  if (cards.length) {
-    // The top card is implied: name only the cards from the hand; the engine groups them.
-    askEngine("pile", cards);
-    return;
-  }
-  const moves = (msg.legal || []).filter((m) => actionOf(m) === "pile");
-  if (moves.length === 1) sendMove(moves[0]);
-  else if (moves.length === 0) sendMove("pile");
-  else {
-    ui.choosing = true;
-    renderPileChoices(msg);
-    focusFirstChoice();
-    setStatus("Choose how to take the pile, or select cards and press Take pile.", "info");
-  }
+  // The top card is implied: name only the cards from the hand; the engine groups them
+  // (none selected: every way to take the pile).
+  askEngine("pile", selectedCodes());
 }
 
 function doDiscard() {
@@ -109,7 +193,8 @@ export function doHint() {
 }
 
 export function showHint(message) {
-  setStatus(`Hint: ${message.move} \u2014 ${message.reason}`, "hint");
+  setStatus(`Hint: ${message.reason}`, "hint"); // the move and why, in the engine's one sentence
+  $("status").dataset.move = message.move; // the move in notation, for the chooser and the tests
   if (!ui.last) return;
   ui.hintFor = ui.last.state;
   ui.highlight = keysFor(ui.last.view, cardsInText(message.move));
@@ -148,16 +233,26 @@ export const ACTION_HANDLERS = {
   no: () => sendMove("no"),
 };
 
-/** A button that is greyed out says why (its keyboard shortcut still sends the move: the engine answers). */
-function guarded(button, handler) {
+/**
+ * A button that is greyed out says why (its keyboard shortcut still sends the move: the engine answers):
+ * with cards selected, the engine is asked about those cards when the button is pointed at, focused
+ * or clicked.
+ */
+function guarded(button, handler, action = null) {
+  const grey = () => button.getAttribute("aria-disabled") === "true";
   button.addEventListener("click", () => {
-    if (button.getAttribute("aria-disabled") === "true") setStatus(button.dataset.why || "Not now.", "info");
-    else handler();
+    if (!grey()) handler();
+    else if (!explainGrey(action, true)) setStatus(button.dataset.why || "Not now.", "info");
   });
+  if (CARD_ACTIONS.includes(action)) {
+    const look = () => grey() && explainGrey(action, false);
+    button.addEventListener("mouseenter", look);
+    button.addEventListener("focus", look);
+  }
 }
 
 export function wireActions() {
-  for (const [action, handler] of Object.entries(ACTION_HANDLERS)) guarded($("btn-" + action), handler);
+  for (const [action, handler] of Object.entries(ACTION_HANDLERS)) guarded($("btn-" + action), handler, action);
   $("btn-next").addEventListener("click", doNext);
   guarded($("btn-hint"), doHint);
   $("btn-clear").addEventListener("click", () => {
@@ -168,4 +263,7 @@ export function wireActions() {
     if (event.target.closest("#btn-cancel-choice")) closeChooser();
   });
   $("move-form").addEventListener("submit", onTypedMove);
+  document.addEventListener("selection-changed", () => {
+    if (ui.last) renderActions(ui.last);
+  });
 }

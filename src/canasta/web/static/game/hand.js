@@ -75,6 +75,7 @@ export function markHighlight(keys) {
 export function updateSelectionInfo() {
   const codes = selectedCodes();
   $("selection-info").textContent = codes.length ? `Selected: ${codes.map(cardLabel).join(" ")}` : "";
+  document.dispatchEvent(new Event("selection-changed")); // a greyed-out button's reason speaks of the selection
 }
 
 /** Arrow keys walk the hand. */

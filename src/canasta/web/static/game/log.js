@@ -2,41 +2,43 @@
 // moves and the facts the server keeps with each (cards taken, melds added to, red threes laid
 // out, your own draws), so a reload shows the same lines; announced through the ticker (aria-live).
 import { actionOf, cardLabel, cardsInText, el, isWild, rankLabel, rankOf, rankPlural } from "/static/cards.js";
-import { $, isPlayer, minus, playerName, sideOfSeat, who } from "/static/game/state.js";
+import { $, isPlayer, playerName, sideOfSeat, who } from "/static/game/state.js";
 
-/** What changed from `prev` to `next` (two state messages); null when they are not of one hand. */
-export function diffStates(prev, next) {
+/**
+ * The moves shown in `next` that `prev` had not (two state messages of one hand), as the engine recorded
+ * them: each `table.log` entry is a move's public outcome (the pile's size and top card when taken, the
+ * melds made and added to, red threes laid out, the hand's end), and `drawn` holds the cards new in your
+ * own hand. The page never works out what a move did by comparing states. Null when not of one hand.
+ */
+export function changeOf(prev, next) {
   if (!prev || prev.table.hand !== next.table.hand) return null;
-  const before = prev.table.log || [];
-  const after = next.table.log || [];
-  if (after.length < before.length) return null;
-  const entries = after.slice(before.length).map((e, i) => ({ ...e, index: before.length + i }));
-  const pv = prev.view;
-  const nv = next.view;
-  const reds = [];
-  const melds = [];
-  (nv.red_threes || []).forEach((cards, side) => {
-    const added = minus(cards, (pv.red_threes || [])[side] || []);
-    if (added.length) reds.push({ side, cards: added });
-  });
-  (nv.melds || []).forEach((sideMelds, side) => {
-    const old = (pv.melds || [])[side] || {};
-    for (const [rank, cards] of Object.entries(sideMelds || {})) {
-      const added = minus(cards, old[rank] || []);
-      if (added.length) melds.push({ side, rank, cards: added, created: !old[rank] });
-    }
-  });
-  const mine = isPlayer();
-  return {
-    entries,
-    last: entries.length ? entries[entries.length - 1] : null,
-    pileBefore: pv.pile || [],
-    pileAfter: nv.pile || [],
-    reds,
-    melds,
-    handAdded: mine ? minus(nv.hand || [], pv.hand || []) : [],
-    handRemoved: mine ? minus(pv.hand || [], nv.hand || []) : [],
-  };
+  const before = (prev.table.log || []).length;
+  const log = next.table.log || [];
+  if (log.length < before) return null;
+  const entries = log.slice(before).map((e, i) => ({ ...e, index: before + i }));
+  const last = entries.length ? entries[entries.length - 1] : null;
+  return { entries, last, drew: last ? newCards(next, last) : [] };
+}
+
+/** The cards a log entry of your own put in your hand (a draw, a pile taken), as the server told you. */
+export function newCards(msg, entry) {
+  if (!isPlayer() || entry.seat !== msg.view.seat) return [];
+  return (msg.drawn || {})[String(entry.index)] || [];
+}
+
+/** The melds a meld or pile move laid cards on: [{side, rank, cards}], the pile's top card with its own group. */
+export function meldsOf(table, entry) {
+  const word = actionOf(entry.move);
+  if (word !== "meld" && word !== "pile") return [];
+  const side = sideOfSeat(table, entry.seat);
+  const groups = groupsOf(entry.move);
+  if (word === "pile" && entry.top) {
+    const rank = isWild(entry.top) ? null : rankOf(entry.top);
+    const own = groups.find((g) => g.rank === rank);
+    if (own) own.cards = [...own.cards, entry.top];
+    else if (rank) groups.unshift({ rank, cards: [entry.top] });
+  }
+  return groups.filter((g) => g.cards.length).map((g) => ({ side, rank: g.rank, cards: g.cards }));
 }
 
 /** The groups of a meld or pile move: [{rank, cards}] ("meld K: 2C" names its rank). */
@@ -127,6 +129,14 @@ export function lines(msg) {
   const out = [];
   const dealer = view.dealer;
   out.push({ parts: [`Hand ${table.hand} dealt by ${who(table, dealer)}.`], note: true });
+  // What the deal showed (the engine's record of it): the pile as turned up, red threes laid out at once.
+  const dealt = table.dealt || {};
+  if ((dealt.pile || []).length) out.push({ parts: ["The pile starts with ", ...cardsPart(dealt.pile)], note: true });
+  for (const { side, cards } of dealt.reds || []) {
+    const names = (table.sides[side] || []).map((s) => who(table, s)).join(" & ");
+    const what = cards.length === 1 ? "a red three" : `${cards.length} red threes`;
+    out.push({ parts: [`${names} laid out ${what}: `, ...cardsPart(cards)], note: true });
+  }
   (table.log || []).forEach((entry, index) => {
     out.push({ seat: entry.seat, move: entry.move, parts: describe(msg, entry, index) });
     for (const parts of redLines(msg, entry)) out.push({ seat: entry.seat, parts, note: true });

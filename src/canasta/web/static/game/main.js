@@ -2,17 +2,17 @@
 // with the one on display (what moved, for the motion, the log and the new-card marks), then
 // the whole table is rendered again; only the page's own state lives between messages.
 import { el } from "/static/cards.js";
-import { clearAll, onResolved, setStatus, showHint, wireActions } from "/static/game/actions.js";
+import { clearAll, onResolved, onResolveRefused, setStatus, showHint, wireActions } from "/static/game/actions.js";
 import { connect, hasToken, request, send, setConnection, setToken, startPings } from "/static/game/connection.js";
 import { renderHand } from "/static/game/hand.js";
 import { onKey } from "/static/game/keys.js";
-import { diffStates, renderLog } from "/static/game/log.js";
+import { changeOf, newCards, renderLog } from "/static/game/log.js";
 import { capture, pace, play, reduced, setSpeed, speed } from "/static/game/motion.js";
 import {
   renderActions, renderCenter, renderHeader, renderPlayers, renderScores, renderSides,
 } from "/static/game/render.js";
 import { openResult, renderHistory, renderResultDialog } from "/static/game/sheet.js";
-import { $, actionOfEntry, handCards, isPlayer, myTurn, ui } from "/static/game/state.js";
+import { $, handCards, isPlayer, myTurn, ui } from "/static/game/state.js";
 
 const queue = []; // state messages waiting to be shown, oldest first
 let holdUntil = 0; // the previous move by another player stays on show until then
@@ -76,6 +76,7 @@ function onMessage(message) {
 function onError(message) {
   const what = ui.pending.get(message.id);
   ui.pending.delete(message.id);
+  if (onResolveRefused(message.id)) return; // a lookup for a greyed-out button: nothing to show
   if (ui.helloPending && (message.error === "bad_token" || message.error === "no_table")) {
     ui.fatal = true;
     showNotice(
@@ -119,7 +120,7 @@ function pump() {
 function show(message) {
   const prev = ui.last;
   const rects = prev && !reduced() ? capture() : null;
-  const change = diffStates(prev, message);
+  const change = changeOf(prev, message);
   updateFresh(prev, message, change);
   ui.last = message;
   render();
@@ -136,9 +137,8 @@ function updateFresh(prev, next, change) {
   if (!change || !isPlayer()) return;
   const own = change.entries.filter((e) => e.seat === ui.seat);
   if (!own.length) return;
-  const word = actionOfEntry(own[own.length - 1]);
   ui.freshHand = next.table.hand;
-  ui.fresh = word === "draw" || word === "pile" ? change.handAdded : [];
+  ui.fresh = newCards(next, own[own.length - 1]); // your draw's or pile's cards, as the server recorded them
 }
 
 // -- render -------------------------------------------------------------------------------

@@ -1,9 +1,10 @@
 // Motion that tells what happened: cards move from the stock, the pile or a hand to where they
-// land, computed from the difference between two states (FLIP on the new elements, and card
-// backs for the hands nobody sees).  The other players' moves are paced one by one at the
+// land, as the engine's record of each move says (log.js `changeOf`; FLIP on the new elements,
+// and card backs for the hands nobody sees).  The other players' moves are paced one by one at the
 // chosen speed; prefers-reduced-motion turns motion and pacing off.
 import { actionOf } from "/static/cards.js";
-import { $, isPlayer, ui } from "/static/game/state.js";
+import { meldsOf } from "/static/game/log.js";
+import { $, isPlayer, sideOfSeat, ui } from "/static/game/state.js";
 
 const SPEEDS = { slow: 1600, normal: 900, fast: 350 };
 const KEY = "canasta:speed";
@@ -100,7 +101,7 @@ function glow(element, cls = "arrived") {
   setTimeout(() => element.classList.remove(cls), Math.max(1200, pace() * 2));
 }
 
-/** Play the change from the previous state (see log.js `diffStates`), after the new render. */
+/** Play the moves new in `msg` (log.js `changeOf`: the engine's records of them), after the new render. */
 export function play(change, rects, msg) {
   if (!change || !change.last || reduced()) return;
   const { last } = change;
@@ -116,7 +117,7 @@ export function play(change, rects, msg) {
   };
   if (word === "draw") {
     if (mine) {
-      change.handAdded.forEach((code, i) => {
+      change.drew.forEach((code, i) => {
         const node = handCard(code);
         if (node) {
           node.dataset.flown = "1";
@@ -132,7 +133,7 @@ export function play(change, rects, msg) {
   }
   if (word === "pile") {
     if (mine) {
-      change.handAdded.forEach((code, i) => {
+      change.drew.forEach((code, i) => {
         const node = handCard(code);
         if (node) {
           node.dataset.flown = "1";
@@ -140,13 +141,13 @@ export function play(change, rects, msg) {
         }
       });
     } else {
-      const taken = Math.min(Math.max(change.pileBefore.length - 1, 0), 5);
+      const taken = Math.min(Math.max((last.took || 0) - 1, 0), 5);
       for (let i = 0; i < taken; i += 1) flyBack(rects.pile, seatRect, i * 70);
     }
   }
   // New cards in melds come from the hand that laid them (the pile's top card from the pile).
-  let pileTop = word === "pile" ? change.pileBefore[change.pileBefore.length - 1] : null;
-  for (const { side, rank, cards } of change.melds) {
+  let pileTop = word === "pile" ? last.top || null : null;
+  for (const { side, rank, cards } of meldsOf(msg.table, last)) {
     const meld = document.querySelector(`#sides .meld[data-side="${side}"][data-rank="${CSS.escape(rank)}"]`);
     if (!meld) continue;
     glow(meld);
@@ -167,7 +168,8 @@ export function play(change, rects, msg) {
       flyFrom(node, from, i * 60);
     });
   }
-  for (const { side } of change.reds) {
+  const reds = new Set(change.entries.flatMap((e) => (e.reds || []).map((r) => sideOfSeat(msg.table, r.seat))));
+  for (const side of reds) {
     const box = document.querySelector(`#sides .red-threes[data-side="${side}"]`);
     if (!box) continue;
     glow(box);

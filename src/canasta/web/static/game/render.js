@@ -4,7 +4,7 @@ import {
   actionOf, cardLabel, cardName, cardsInText, el, formatPoints, isBlackThree, isWild, makeCard, MELD_RANK_ORDER,
   rankPlural, sortCards,
 } from "/static/cards.js";
-import { onMeldClick, sendMove } from "/static/game/actions.js";
+import { greyReason, onMeldClick, sendMove } from "/static/game/actions.js";
 import { markHighlight } from "/static/game/hand.js";
 import { canastaKind, pointsOnTable } from "/static/game/points.js";
 import {
@@ -342,7 +342,7 @@ export function renderPileChoices(msg) {
   const box = $("pile-choices");
   box.replaceChildren();
   const legal = msg.legal || [];
-  const offered = ui.choiceMoves ? ui.choiceMoves.filter((m) => legal.includes(m)) : [];
+  const offered = ui.choiceMoves && ui.choiceFor === msg.state ? ui.choiceMoves : []; // the engine's, for this state
   const moves = offered.length ? offered : legal.filter((m) => actionOf(m) === "pile");
   if (!ui.choosing || !myTurn(msg) || !moves.length) {
     ui.choosing = false;
@@ -357,7 +357,7 @@ export function renderPileChoices(msg) {
     button.type = "button";
     button.dataset.move = move;
     const cards = cardsInText(move);
-    button.textContent = cards.length ? cards.map(cardLabel).join(" ") : "the top card onto your meld";
+    button.textContent = cards.length ? choiceLabel(move) : "the top card onto your meld";
     button.title = move;
     button.addEventListener("click", () => sendMove(move));
     const preview = () => markHighlight(keysFor(msg.view, cards));
@@ -371,9 +371,20 @@ export function renderPileChoices(msg) {
   box.append(cancel);
 }
 
+/** A move in the chooser, group by group: "9♠ 9♥ 9♦ JK" or "9♠ 9♥ 9♦ · JK on your kings". */
+function choiceLabel(move) {
+  const text = String(move).trim().replace(/^\S+\s*/, "");
+  return text.split(",").map((group) => {
+    const [rank, wilds] = group.includes(":") ? group.split(":") : [null, group];
+    const shown = cardsInText(wilds).map(cardLabel).join(" ");
+    return rank ? `${shown} on your ${rankPlural(rank.trim())}` : shown;
+  }).join(" \u00b7 ");
+}
+
 /**
  * Why an action is not offered now, in one sentence (null when it is): for the seat to act,
- * the engine's own sentence (`reasons` in the state message, from judge.unavailable_reason).
+ * the engine's own sentence: with cards selected, about them (selection.choices, asked when the
+ * button is pointed at); else `reasons` in the state message (judge.unavailable_reason).
  */
 export function whyNot(action, msg, words) {
   const { table, view } = msg;
@@ -384,7 +395,9 @@ export function whyNot(action, msg, words) {
     const name = playerName(table, view.to_act);
     return view.phase === "answer" ? `Waiting for ${name} to answer.` : `It is ${name}\u2019s turn.`;
   }
-  const why = (msg.reasons || {})[action];
+  const chosen = greyReason(action);
+  if (chosen === "") return "Checking the cards selected\u2026";
+  const why = chosen === undefined ? (msg.reasons || {})[action] : chosen;
   return why ? why.charAt(0).toUpperCase() + why.slice(1) + "." : "Not now.";
 }
 

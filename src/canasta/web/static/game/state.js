@@ -18,6 +18,7 @@ export const ui = {
   hintFor: null, // state id the highlight belongs to
   choosing: false, // the pile chooser is open
   choiceMoves: null, // moves offered in the chooser instead of the pile moves (where wild cards go)
+  choiceFor: null, // the state id the engine offered choiceMoves in
   fresh: [], // codes drawn or taken with the pile, marked in the hand until this seat's next move
   freshHand: null, // the hand those marks belong to
   dialogShown: null, // "hand:status" of the result dialog last opened
@@ -116,16 +117,6 @@ export function keysFor(view, codes) {
   return keys;
 }
 
-/** The cards of `a` left after taking away one copy for each card of `b`. */
-export function minus(a, b) {
-  const left = new Map();
-  for (const code of a) left.set(code, (left.get(code) || 0) + 1);
-  for (const code of b) if (left.get(code)) left.set(code, left.get(code) - 1);
-  const out = [];
-  for (const [code, n] of left) for (let i = 0; i < n; i += 1) out.push(code);
-  return sortCards(out);
-}
-
 /** The table's rules as fields: the preset's (from /api/setup, when fetched) with the table's changes. */
 export function rulesOf(msg) {
   const rules = msg.table.rules;
@@ -145,6 +136,3 @@ export function rulesLink(msg) {
   const query = params.toString();
   return `/rules/${encodeURIComponent((rules && rules.preset) || "classic")}${query ? "?" + query : ""}`;
 }
-
-/** The action word of a log entry ({seat, move}). */
-export const actionOfEntry = (entry) => actionOf(entry.move);
