@@ -69,8 +69,12 @@ class QData:
                      position[self.base[rows]], self.gains[rows])
 
 
-def collect_values(hands: int, seed: int, labeller: str = "search:128:c8", preset: str = "classic") -> QData:
-    """The labeller's per-candidate gains over the expert's choice in ``hands`` hands of expert self-play."""
+def collect_values(hands: int, seed: int, labeller: str = "search:128:c8", preset: str = "classic",
+                   player: str | None = None) -> QData:
+    """The labeller's per-candidate gains over the expert's choice in ``hands`` hands of expert self-play.
+
+    ``player`` (a bot name, such as ``q:FILE``): hands of its self-play instead, labelled by the search at
+    every position it reaches (expert iteration: the positions the learner plays into)."""
     rules = Rules.parse(preset)
     rng = random.Random(seed)
     inputs = StateInput()
@@ -85,6 +89,7 @@ def collect_values(hands: int, seed: int, labeller: str = "search:128:c8", prese
         searcher = make_bot(labeller, random.Random(rng.randrange(2**31)))
         if not isinstance(searcher, SearchBot):
             raise UnknownBotError(f"the labeller is a search, like search:128: {labeller!r}")
+        playing = make_bot(player, random.Random(rng.randrange(2**31)), files=True) if player is not None else None
         steps = 0
         while not state.is_over and steps < 5000:
             view = state.view(state.to_act)
@@ -103,6 +108,8 @@ def collect_values(hands: int, seed: int, labeller: str = "search:128:c8", prese
                         gains.append(mean - searcher.last[0][1])
                     states.append(inputs.of(view))
                     move = kept[0]
+                if playing is not None:
+                    move = playing.choose(view, legal)
             state.push(move)
             steps += 1
     width = inputs.size(rules)
