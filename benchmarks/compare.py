@@ -4,9 +4,11 @@ Each commit is checked out into a temporary git worktree; the benchmarks run alt
 (old, new, old, new, ...) with ``PYTHONPATH`` pointing at each tree, so both see the same
 machine and the same noise.  Prints each figure's median per commit and the ratio new/old.
 
-    python benchmarks/compare.py OLD NEW [--runs 3] [--skip-web] [--json]
+    python benchmarks/compare.py OLD NEW [--runs 3] [--skip-web] [--compiled] [--json]
 
-``NEW`` may be ``.`` for the working tree as it is.  Needs the venv of ``make test``.
+``NEW`` may be ``.`` for the working tree as it is.  ``--compiled`` builds each tree's mypyc build
+(``scripts/compiled.py``, a minute or two each) and runs the figures against both builds, the
+compiled ones named ``(compiled)``.  Needs the venv of ``make test``.
 """
 
 from __future__ import annotations
@@ -32,29 +34,37 @@ def checkout(commit: str, where: Path) -> Path:
     return where
 
 
-def run_json(tree: Path, argv: list[str]) -> list[Any]:
-    """The JSON lines a benchmark printed."""
-    env = dict(os.environ, PYTHONPATH=str(tree / "src"))
+def build(tree: Path, where: Path) -> Path:
+    """The compiled build of ``tree`` (made in ``where``); the folder to put on ``PYTHONPATH``."""
+    subprocess.run([sys.executable, str(tree / "scripts" / "compiled.py"), "--dir", str(where), "--quiet"],
+                   cwd=tree, check=True)
+    return where / "lib"
+
+
+def run_json(tree: Path, argv: list[str], path: Path | None = None) -> list[Any]:
+    """The JSON lines a benchmark printed (``path``: what to import canasta from, the tree's src by default)."""
+    env = dict(os.environ, PYTHONPATH=str(path or tree / "src"))
     out = subprocess.run([sys.executable, *argv], cwd=tree, env=env, capture_output=True, text=True, check=False)
     if out.returncode != 0:
         raise SystemExit(f"compare: {' '.join(argv)} failed in {tree}: {out.stderr.strip().splitlines()[-1:]}")
     return [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
 
 
-def figures(tree: Path, web: bool) -> dict[str, float]:
+def figures(tree: Path, web: bool, path: Path | None = None) -> dict[str, float]:
     """One run of every benchmark in ``tree``: name -> figure (higher is better unless named *_ms)."""
     result: dict[str, float] = {}
-    bench = run_json(tree, ["-m", "canasta.cli", "bench", "--hands", "2000", "--seed", "1", "--json"])[0]
-    result["canasta bench decisions/s"] = bench["decisions_per_s"]
-    rl = run_json(tree, [str(tree / "benchmarks" / "rl_env.py"), "--steps", "50000", "--seed", "1", "--json"])
+    tag = " (compiled)" if path is not None else ""
+    bench = run_json(tree, ["-m", "canasta.cli", "bench", "--hands", "2000", "--seed", "1", "--json"], path)[0]
+    result[f"canasta bench decisions/s{tag}"] = bench["decisions_per_s"]
+    rl = run_json(tree, [str(tree / "benchmarks" / "rl_env.py"), "--steps", "50000", "--seed", "1", "--json"], path)
     for row in rl:
         if "steps_per_s" in row:
-            result[f"rl {row['interface']} steps/s"] = row["steps_per_s"]
+            result[f"rl {row['interface']} steps/s{tag}"] = row["steps_per_s"]
     if web:
         load = run_json(tree, [str(tree / "benchmarks" / "web_load.py"), "--tables", "200", "--think", "0.5",
-                               "--seconds", "20", "--json"])[0]
-        result["web moves/s"] = load["moves_per_s"]
-        result["web ack p99 ms"] = load["ack_ms"]["p99"]
+                               "--seconds", "20", "--json"], path)[0]
+        result[f"web moves/s{tag}"] = load["moves_per_s"]
+        result[f"web ack p99 ms{tag}"] = load["ack_ms"]["p99"]
     return result
 
 
@@ -64,15 +74,21 @@ def main() -> int:
     parser.add_argument("new")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--skip-web", action="store_true", help="leave out the 200-table web load")
+    parser.add_argument("--compiled", action="store_true", help="also run each tree's compiled (mypyc) build")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         trees = {"old": checkout(args.old, Path(tmp) / "old"), "new": checkout(args.new, Path(tmp) / "new")}
         try:
+            builds = {side: build(tree, Path(tmp) / f"{side}-build") for side, tree in trees.items()} \
+                if args.compiled else {}
             runs: dict[str, list[dict[str, float]]] = {"old": [], "new": []}
             for i in range(args.runs):
                 for side in ("old", "new") if i % 2 == 0 else ("new", "old"):
-                    runs[side].append(figures(trees[side], not args.skip_web))
+                    row = figures(trees[side], not args.skip_web)
+                    if side in builds:
+                        row |= figures(trees[side], not args.skip_web, builds[side])
+                    runs[side].append(row)
                     print(f"run {i + 1} {side} done", file=sys.stderr)
         finally:
             for tree in trees.values():
