@@ -68,7 +68,7 @@ def worst_legal_moves(rules: Rules, strategy: str, seeds: int = 8, stop_at: floa
             legal = state.legal_moves()
             len(legal)
             worst = max(worst, time.perf_counter() - start)
-            largest = max(largest, max(state.hsize))
+            largest = max(largest, max(state.hand_sizes))
             positions += 1
             if worst > stop_at:
                 break

@@ -112,7 +112,7 @@ def held_reason(state: GameState, seat: int, cards: Iterable[int]) -> str | None
     need: dict[int, int] = {}
     for c in cards:
         need[c] = need.get(c, 0) + 1
-    counts = state.cc[seat]
+    counts = state.hand_counts[seat]
     for c, n in need.items():
         if counts[c] < n:
             if counts[c] == 0:
@@ -185,7 +185,7 @@ def may_keep(state: GameState, side: int, left: int, canastas: int) -> bool:
 def discard_reason(state: GameState, seat: int) -> str | None:
     """RULES.md 10-11: the last card goes only when the side may go out; after a partner's
     yes, only the last card goes (or None)."""
-    if state.hsize[seat] == 1:
+    if state.hand_sizes[seat] == 1:
         side = seat % state.sides
         if not may_go_out(state, side):
             return out_reason(state, side) + ", so you must keep a card"
@@ -217,7 +217,8 @@ def can_go_out(state: GameState, seat: int, hand: Sequence[int] | None = None) -
     side = seat % state.sides
     r = state.rules
     return _hand_can_go_out(
-        state.kc[seat] if hand is None else hand, state.mnat[side], state.mwild[side], state.canastas[side],
+        state.kind_counts[seat] if hand is None else hand, state.meld_naturals[side], state.meld_wilds[side],
+        state.canastas[side],
         r.canastas_to_go_out, r.wilds_at_most_naturals, r.wild_card_melds,
     )
 
@@ -239,7 +240,7 @@ def pile_reason(state: GameState, seat: int, groups: KindGroups) -> str | None:
     if blocked is not None:
         return blocked
     tk = KIND[top]
-    if state.hsize[seat] == 1 and len(pile) == 1:
+    if state.hand_sizes[seat] == 1 and len(pile) == 1:
         return "with one card in your hand you may not take a pile of one card"
     side = seat % state.sides
     merged: KindGroups = {r: g[:] for r, g in groups.items()}
@@ -257,7 +258,7 @@ def pile_reason(state: GameState, seat: int, groups: KindGroups) -> str | None:
         if r.two_naturals_to_take and (own is None or own[0] < 2):
             return f"at this table the pile needs two natural {rank} from your hand"
         if (r.no_pile_for_finished_canasta and exists
-                and state.mnat[side][tk] + state.mwild[side][tk] >= CANASTA_SIZE
+                and state.meld_naturals[side][tk] + state.meld_wilds[side][tk] >= CANASTA_SIZE
                 and (own is None or own[0] < 2)):
             return (f"at this table the pile may not be taken just to add its top card to "
                     f"your finished canasta of {rank}")
@@ -282,8 +283,8 @@ def groups_reason(state: GameState, seat: int, groups: KindGroups, top: int | No
     """
     side = seat % state.sides
     r = state.rules
-    mnat = state.mnat[side]
-    mwild = state.mwild[side]
+    mnat = state.meld_naturals[side]
+    mwild = state.meld_wilds[side]
     exists = state.melds[side]
     used = 0
     value = 0
@@ -343,7 +344,7 @@ def groups_reason(state: GameState, seat: int, groups: KindGroups, top: int | No
         value += (n + extra) * KIND_VALUE[rank] + KIND_VALUE[TWO] * t + KIND_VALUE[JOKER_KIND] * j
     if wild_meld and wilds_elsewhere:
         return "a side with a meld of wild cards may not use wild cards in its other melds"
-    left = state.hsize[seat] - used + gained
+    left = state.hand_sizes[seat] - used + gained
     if left < 0:
         return "you do not hold those cards"
     canastas = state.canastas[side] + new_canastas
@@ -357,7 +358,7 @@ def groups_reason(state: GameState, seat: int, groups: KindGroups, top: int | No
         if value < minimum and not concealed:
             return f"{FIRST_MELD} {minimum} (these cards are worth {value})"
     if state.answer is True and left >= 1 and top is None:
-        hand = state.kc[seat][:]
+        hand = state.kind_counts[seat][:]
         for rank, (n, t, j) in groups.items():
             hand[rank] -= n
             hand[TWO] -= t
@@ -370,8 +371,8 @@ def groups_reason(state: GameState, seat: int, groups: KindGroups, top: int | No
 def _can_go_out_after(state: GameState, seat: int, hand: list[int], groups: KindGroups) -> bool:
     """Could ``seat`` go out with ``hand`` once ``groups`` are on its side's melds?"""
     side = seat % state.sides
-    mnat = state.mnat[side][:]
-    mwild = state.mwild[side][:]
+    mnat = state.meld_naturals[side][:]
+    mwild = state.meld_wilds[side][:]
     canastas = state.canastas[side]
     for rank, (n, t, j) in groups.items():
         before = mnat[rank] + mwild[rank]
@@ -424,7 +425,7 @@ def unavailable_reason(state: GameState, seat: int, action: str) -> str:
     if action in (DRAW, ASK, YES, NO):
         candidates.append(SIMPLE_MOVES[action])
     elif action == DISCARD:
-        held = [c for c in range(NUM_CODES) if state.cc[seat][c]]
+        held = [c for c in range(NUM_CODES) if state.hand_counts[seat][c]]
         candidates.append(Move(DISCARD, card=held[0]) if held else SIMPLE_MOVES[DRAW])
     elif action == PILE:
         if not state.pile or is_blocked(state.pile[-1]):
@@ -461,7 +462,7 @@ def _meld_candidates(state: GameState, seat: int) -> list[Move]:
     card for one of the side's melds...), for :func:`unavailable_reason` to judge; the first melds
     of all the ranks held together first, for a side that has not melded."""
     side = seat % state.sides
-    kc = state.kc[seat]
+    kc = state.kind_counts[seat]
     melds = state.melds[side]
     candidates: list[Move] = []
     wild = _codes(state, seat, TWO, 1) or _codes(state, seat, JOKER_KIND, 1)
@@ -502,7 +503,7 @@ def _meld_candidates(state: GameState, seat: int) -> list[Move]:
 
 def _codes(state: GameState, seat: int, kind: int | None, most: int) -> list[int]:
     """Up to ``most`` cards of ``kind`` (None: of the first kind held) from ``seat``'s hand."""
-    counts = state.cc[seat]
+    counts = state.hand_counts[seat]
     out: list[int] = []
     for code in range(NUM_CODES):
         if counts[code] and (kind is None or KIND[code] == kind):

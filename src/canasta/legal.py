@@ -135,7 +135,7 @@ def materialize(state: GameState, spec: Spec) -> Move:
     if action == DISCARD:
         kind = spec[1]
         assert isinstance(kind, int)
-        counts = state.cc[state.turn]
+        counts = state.hand_counts[state.turn]
         for code in KIND_CODES[kind]:
             if counts[code]:
                 return DISCARD_MOVES[code]
@@ -146,7 +146,7 @@ def materialize(state: GameState, spec: Spec) -> Move:
     assert isinstance(groups, tuple)
     if not groups:
         return _SIMPLE_PILE
-    counts = state.cc[state.turn][:]
+    counts = state.hand_counts[state.turn][:]
     chosen = []
     for rank, n, t, j in groups:
         cards: list[int] = []
@@ -178,7 +178,7 @@ def push_spec(state: GameState, spec: Spec) -> None:
     """
     action = spec[0]
     if action == DISCARD:
-        counts = state.cc[state.turn]
+        counts = state.hand_counts[state.turn]
         for code in KIND_CODES[spec[1]]:  # type: ignore[index]
             if counts[code]:
                 state.push_discard(code)
@@ -244,11 +244,11 @@ def _pile_specs(state: GameState, seat: int) -> list[Spec]:
     """The ways to take a pile that is not blocked (the caller asked ``BLOCKS``)."""
     pile = state.pile
     tk = KIND[pile[-1]]
-    h = state.hsize[seat]
+    h = state.hand_sizes[seat]
     if h == 1 and len(pile) == 1:
         return []
     side = seat % state.sides
-    kc = state.kc[seat]
+    kc = state.kind_counts[seat]
     n = kc[tk]
     frozen = state.frozen_for(side)
     if n < 2 and (frozen or (n == 0 and state.melds[side][tk] is None)):
@@ -279,7 +279,7 @@ def _pile_specs(state: GameState, seat: int) -> list[Spec]:
                 if n >= 2:
                     candidates.append(((tk, 2, 0, 0),))
             else:
-                size = state.mnat[side][tk] + state.mwild[side][tk]
+                size = state.meld_naturals[side][tk] + state.meld_wilds[side][tk]
                 finished = 1 if size < CANASTA_SIZE <= size + 1 else 0
                 if may_keep(state, side, h + pile_gain(pile), state.canastas[side] + finished):
                     specs.append(_PILE_ALONE)  # the top card onto the side's meld
@@ -297,7 +297,7 @@ def _pile_specs(state: GameState, seat: int) -> list[Spec]:
             gained = pile_gain(pile)
             for groups in candidates:
                 if (plain and groups and h - 2 + gained >= 2
-                        and (state.mwild[side][tk] == 0 or not groups[0][2] + groups[0][3])) or _judge(
+                        and (state.meld_wilds[side][tk] == 0 or not groups[0][2] + groups[0][3])) or _judge(
                         state, PILE, groups):
                     specs.append((PILE, groups))
         if len(specs) == 2 and specs[0] == (PILE, ()):
@@ -349,26 +349,26 @@ _NEW_WILD_MELD: Final = {(t, MIN_MELD - t): _meld_spec(WILD_MELD, 0, t, MIN_MELD
 def _play_specs(state: GameState) -> list[Spec]:
     seat = state.turn
     side = seat % state.sides
-    kc = state.kc[seat]
-    h = state.hsize[seat]
+    kc = state.kind_counts[seat]
+    h = state.hand_sizes[seat]
     answer = state.answer
     rules = state.rules
     need = rules.canastas_to_go_out
     canastas = state.canastas[side]
     discard_ok = discard_reason(state, seat) is None
     melded = state.meld_count[side] > 0
-    mnat = state.mnat[side]
-    mwild = state.mwild[side]
+    mnat = state.meld_naturals[side]
+    mwild = state.meld_wilds[side]
     all_twos = kc[TWO]
     all_jokers = kc[JOKER_KIND]
-    mmask = state.mmask[side]
+    mmask = state.meld_bits[side]
     wild_meld = mmask & _WILD_MELD_BIT
     # A side with a meld of wild cards puts its wild cards there and nowhere else.
     twos = 0 if wild_meld else all_twos
     jokers = 0 if wild_meld else all_jokers
     wilds = twos + jokers
     cap_rule = rules.wilds_at_most_naturals
-    mask = state.kmask[seat]
+    mask = state.kind_bits[seat]
     if discard_ok:
         found = _DISCARDS[mask]
         specs = found[:] if found is not None else _discards(mask)
@@ -490,11 +490,11 @@ def _going_out_specs(
     except melds of black threes.)
     """
     side = seat % state.sides
-    kc = state.kc[seat]
+    kc = state.kind_counts[seat]
     if state.meld_count[side] and not _may_be_unsplittable(state, side, kc, top):
         return []
     seen = {spec[1] for spec in specs if spec[0] == action}
-    mnat, mwild = state.mnat[side], state.mwild[side]
+    mnat, mwild = state.meld_naturals[side], state.meld_wilds[side]
     out: list[Spec] = []
     wam = state.rules.wilds_at_most_naturals
     for groups in going_out_groups(kc, mnat, mwild, wam, top, state.rules.wild_card_melds):
@@ -745,7 +745,7 @@ def resolve(state: GameState, seat: int, cards: Sequence[int], action: str,
     found: list[Move] = []
     first: list[str] = []
     formed: list[str] = []
-    melds, mwild = state.melds[side], state.mwild[side]
+    melds, mwild = state.melds[side], state.meld_wilds[side]
 
     def shaped(rank: int, nat: int, wild: int) -> bool:
         """Has this group the shape of a meld (so that the rules' sentence for it is about more than its size)?"""

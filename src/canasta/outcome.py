@@ -121,7 +121,7 @@ class Dealt:
 
 def dealt(state: GameState) -> Dealt:
     """What the deal of ``state`` showed (before its first move)."""
-    reds = tuple((side, tuple(cards)) for side, cards in enumerate(state.red3) if cards)
+    reds = tuple((side, tuple(cards)) for side, cards in enumerate(state.red_threes) if cards)
     return Dealt(pile=tuple(state.pile), reds=reds)
 
 
@@ -131,7 +131,7 @@ def play(state: GameState, move: Move | str) -> Outcome:
     side = seat % state.sides
     pile = list(state.pile)
     sizes = [[len(m) if m is not None else 0 for m in melds] for melds in state.melds]
-    reds = [len(r) for r in state.red3]
+    reds = [len(r) for r in state.red_threes]
     hand = Counter(state.hand(seat)) if not state.is_over else Counter()
     was_over = state.is_over
     applied = state.play(move)
@@ -139,7 +139,7 @@ def play(state: GameState, move: Move | str) -> Outcome:
     grown = [rank for rank, size in enumerate(sizes[side]) if len(after[rank] or ()) > size]
     laid = []
     for other, count in enumerate(reds):
-        cards = tuple(state.red3[other][count:])
+        cards = tuple(state.red_threes[other][count:])
         if cards:  # the mover's side laid them out; another side's, the player whose turn began
             laid.append((seat if other == side else state.turn, cards))
     drew: tuple[int, ...] = ()

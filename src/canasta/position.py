@@ -199,7 +199,7 @@ def to_position(state: GameState) -> dict[str, Any]:
             {MELD_RANK_CHARS[r]: [card_text(c) for c in m] for r, m in enumerate(side) if m is not None}
             for side in state.melds
         ],
-        "red_threes": [[card_text(c) for c in reds] for reds in state.red3],
+        "red_threes": [[card_text(c) for c in reds] for reds in state.red_threes],
         "melded": state.melded[:],
         "frozen": state.frozen_extra,
         **({"sitting_out": state.sitting_out} if state.sitting_out is not None else {}),

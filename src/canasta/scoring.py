@@ -128,6 +128,21 @@ def _times(n: int, each: int) -> str:
     return f"{n} × {_points(each)} = {_points(n * each)}" if n else "–"
 
 
+def _red_threes(side: SideScore) -> str:
+    """A side's red threes on the sheet as the other items read: ``2 × 100 = 200``, ``4 × 200 = 800`` (all four
+    of two decks, worth double), ``2 × -100 = -200`` against a side that made no meld.
+
+    >>> _red_threes(SideScore(red_threes=4, red_three_points=800)), _red_threes(SideScore())
+    ('4 × 200 = 800', '–')
+    """
+    n, points = side.red_threes, side.red_three_points
+    if not n:
+        return "–"
+    if points % n:  # never by the rules' values; said plainly all the same
+        return f"{n}: {_points(points)}"
+    return f"{n} × {_points(points // n)} = {_points(points)}"
+
+
 def sheet_rows(result: HandResult, rules: Rules) -> tuple[SheetRow, ...]:
     """The score sheet of a hand, one row per item (seed 000's sheet): the one place its rows are built.
 
@@ -163,12 +178,8 @@ def sheet_rows(result: HandResult, rules: Rules) -> tuple[SheetRow, ...]:
     if any(s.wild_penalty for s in sides):
         rows.append(row("Unfinished wild card meld", [_points(-s.wild_penalty) if s.wild_penalty else "–"
                                                       for s in sides], [-s.wild_penalty for s in sides]))
-    each = rules.red_three_points(1)
     rows += [
-        row("Red threes", ["–" if not s.red_threes else _times(s.red_threes, each)
-                           if s.red_three_points == each * s.red_threes
-                           else f"{s.red_threes}: {_points(s.red_three_points)}" for s in sides],
-            [s.red_three_points for s in sides]),
+        row("Red threes", [_red_threes(s) for s in sides], [s.red_three_points for s in sides]),
         row("Going out", [_points(s.going_out) + (" (concealed)" if result.concealed and i == out_side else "")
                           if s.going_out else "–" for i, s in enumerate(sides)],
             [s.going_out for s in sides]),
@@ -260,7 +271,7 @@ def score_hand(state: GameState, went_out: int | None, concealed: bool) -> HandR
         kinds = {"natural": 0, "mixed": 0, "wild": 0}
         melded_points = 0
         unfinished_wild = False
-        mwild = state.mwild[side]
+        mwild = state.meld_wilds[side]
         for rank, meld in enumerate(state.melds[side]):
             if meld is None:
                 continue
@@ -272,13 +283,14 @@ def score_hand(state: GameState, went_out: int | None, concealed: bool) -> HandR
                 kinds[kind] += 1
             elif rank == WILD_MELD:
                 unfinished_wild = True
-        in_hand = sum([sum(map(mul, VALUE, state.cc[seat])) for seat in range(side, state.players, state.sides)])
+        in_hand = sum([sum(map(mul, VALUE, state.hand_counts[seat]))
+                       for seat in range(side, state.players, state.sides)])
         out: OutKind = ""
         if went_out is not None and went_out % state.sides == side:
             out = "concealed" if concealed else "out"
         sides.append(side_score(
             rules, natural=kinds["natural"], mixed=kinds["mixed"], wild=kinds["wild"],
-            unfinished_wild=unfinished_wild, red_threes=len(state.red3[side]),
+            unfinished_wild=unfinished_wild, red_threes=len(state.red_threes[side]),
             has_melded=state.meld_count[side] > 0, out=out, melded=melded_points, in_hand=in_hand,
         ))
     return HandResult(tuple(sides), went_out, concealed)

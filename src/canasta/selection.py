@@ -138,7 +138,7 @@ def _too_short(state: GameState, seat: int, naturals: dict[int, list[int]], lead
              if r < NUM_NATURAL and state.melds[side][r] is None and len(codes) + (r == lead) < 2]
     if not short:
         return None
-    kc = state.kc[seat]
+    kc = state.kind_counts[seat]
 
     def more(rank: int) -> str:
         extra = kc[rank] - len(naturals[rank])

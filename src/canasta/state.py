@@ -81,7 +81,47 @@ class TurnSoFar:
 
 
 class GameState:
-    """One hand in progress: hands, stock, pile, melds, red threes and whose turn it is."""
+    """One hand in progress: hands, stock, pile, melds, red threes and whose turn it is.
+
+    Its public fields (seats and sides count from 0; a side is ``seat % sides``; cards are codes,
+    :mod:`canasta.cards`; a *kind* is a card's rank, the wild cards' kinds and red and black threes included;
+    a *meld rank* is a natural rank or the wild cards' meld):
+
+    ``rules``, ``players``, ``sides``, ``dealer``
+        The rules played, the seats and sides at the table, who dealt.
+    ``turn``, ``phase``
+        The seat whose turn it is and where in the turn (:class:`~canasta.moves.Phase`); ``to_act`` is
+        who must move now (the partner, while a ``may I go out?`` waits for the answer).
+    ``scores``
+        Each side's match score before this hand (what the minimum first meld depends on).
+    ``hand_counts[seat][code]``, ``kind_counts[seat][kind]``, ``hand_sizes[seat]``
+        Each hand as counts per card code and per kind, and its size; ``kind_bits[seat]`` has bit ``kind``
+        set while the seat holds a card of that kind.  :meth:`hand` lists a hand's cards.
+    ``stock``, ``pile``, ``stock_open``
+        The stock (its top card last) and the discard pile (its top card last); ``stock_open``: how many
+        stock cards no caller has fixed yet (the chance seam, :meth:`dealable`).
+    ``freezers``, ``frozen_extra``
+        The cards in the pile that freeze it (wild cards and red threes; black threes where the rules say
+        so); ``frozen_extra``: frozen by a black three turned up at the deal and covered.
+    ``melds[side][rank]``, ``meld_naturals[side][rank]``, ``meld_wilds[side][rank]``
+        Each side's melds by meld rank (None where it has none), and how many natural and wild cards each
+        holds; ``meld_bits[side]`` has bit ``rank`` set for each meld, ``meld_count[side]`` counts them,
+        ``canastas[side]`` counts the side's canastas.
+    ``red_threes[side]``
+        The red threes each side has laid out.
+    ``melded[seat]``
+        Whether the seat has melded this hand (laid cards from its hand on a meld).
+    ``known[seat][code]``
+        The cards still in the seat's hand that every seat has seen go there (taken with the pile).
+    ``history``
+        Every move of the hand so far, ``(seat, move)``.
+    ``drew``, ``asked``, ``answer``, ``turn_melded``, ``turn_cards``, ``was_melded``
+        This turn so far: drawn from the stock or taken the pile; asked to go out and the answer; whether
+        a card was melded, how many on each meld rank, and whether the side had melded before the turn.
+    ``result``, ``sitting_out``, ``seat_after``, ``partners``
+        The hand's score once it is over; the seat that sits out the hand (six players, two teams); the
+        next seat to play after each seat; each seat's partner (None without one).
+    """
 
     __slots__ = (
         "_history_of",
@@ -89,31 +129,31 @@ class GameState:
         "answer",
         "asked",
         "canastas",
-        "cc",
         "dealer",
         "drew",
         "freezers",
         "frozen_extra",
+        "hand_counts",
+        "hand_sizes",
         "history",
-        "hsize",
-        "kc",
-        "kmask",
+        "kind_bits",
+        "kind_counts",
         "known",
+        "meld_bits",
         "meld_count",
+        "meld_naturals",
+        "meld_wilds",
         "melded",
         "melds",
-        "mmask",
-        "mnat",
-        "mwild",
-        "nxt",
         "partners",
         "phase",
         "pile",
         "players",
-        "red3",
+        "red_threes",
         "result",
         "rules",
         "scores",
+        "seat_after",
         "sides",
         "sitting_out",
         "stock",
@@ -131,21 +171,21 @@ class GameState:
     turn: int
     phase: Phase
     scores: list[int]
-    cc: list[list[int]]
-    kc: list[list[int]]
-    kmask: list[int]
-    hsize: list[int]
+    hand_counts: list[list[int]]
+    kind_counts: list[list[int]]
+    kind_bits: list[int]
+    hand_sizes: list[int]
     stock: list[int]
     pile: list[int]
     freezers: int
     frozen_extra: bool
     melds: list[list[list[int] | None]]
-    mnat: list[list[int]]
-    mwild: list[list[int]]
-    mmask: list[int]
+    meld_naturals: list[list[int]]
+    meld_wilds: list[list[int]]
+    meld_bits: list[int]
     meld_count: list[int]
     canastas: list[int]
-    red3: list[list[int]]
+    red_threes: list[list[int]]
     melded: list[bool]
     known: list[list[int]]
     history: list[tuple[int, Move]]
@@ -158,7 +198,7 @@ class GameState:
     result: HandResult | None
     sitting_out: int | None
     stock_open: int
-    nxt: tuple[int, ...]
+    seat_after: tuple[int, ...]
     partners: tuple[int | None, ...]
 
     # -- construction -------------------------------------------------------------------
@@ -174,21 +214,21 @@ class GameState:
         self.turn = 1 % self.players
         self.phase = DRAW_PHASE
         self.scores = [0] * self.sides
-        self.cc = [[0] * NUM_CODES for _ in range(self.players)]
-        self.kc = [[0] * NUM_KINDS for _ in range(self.players)]
-        self.kmask = [0] * self.players  # bit k set: the seat holds a card of kind k
-        self.hsize = [0] * self.players
+        self.hand_counts = [[0] * NUM_CODES for _ in range(self.players)]
+        self.kind_counts = [[0] * NUM_KINDS for _ in range(self.players)]
+        self.kind_bits = [0] * self.players  # bit k set: the seat holds a card of kind k
+        self.hand_sizes = [0] * self.players
         self.stock = []
         self.pile = []
         self.freezers = 0
         self.frozen_extra = False
         self.melds = [[None] * NUM_MELD_RANKS for _ in range(self.sides)]
-        self.mnat = [[0] * NUM_MELD_RANKS for _ in range(self.sides)]
-        self.mwild = [[0] * NUM_MELD_RANKS for _ in range(self.sides)]
-        self.mmask = [0] * self.sides  # bit r set: the side has a meld of rank r
+        self.meld_naturals = [[0] * NUM_MELD_RANKS for _ in range(self.sides)]
+        self.meld_wilds = [[0] * NUM_MELD_RANKS for _ in range(self.sides)]
+        self.meld_bits = [0] * self.sides  # bit r set: the side has a meld of rank r
         self.meld_count = [0] * self.sides
         self.canastas = [0] * self.sides
-        self.red3 = [[] for _ in range(self.sides)]
+        self.red_threes = [[] for _ in range(self.sides)]
         self.melded = [False] * self.players
         self.known = [[0] * NUM_CODES for _ in range(self.players)]
         self.history = []
@@ -213,7 +253,7 @@ class GameState:
         p = self.players
         self.sitting_out = seat
         active = [s for s in range(p) if s != seat]
-        self.nxt = tuple(_next_active(s, active, p) for s in range(p))
+        self.seat_after = tuple(_next_active(s, active, p) for s in range(p))
         self.partners = tuple(_partner(s, active, p, self.sides) for s in range(p))
 
     @classmethod
@@ -249,20 +289,20 @@ class GameState:
         state.dealer = dealer
         if r.sit_out:
             state.set_sitting_out(2 * (dealer % 3) if sitting_out is None else sitting_out)
-        state.turn = state.nxt[dealer]
+        state.turn = state.seat_after[dealer]
         if scores is not None:
             state.scores = list(scores)
         dealt = r.hand_size * r.seated
         seat = state.turn
         for first in range(r.seated):  # one card at a time: seat k gets cards k, k + seated, ...
-            cc = state.cc[seat]
-            kc = state.kc[seat]
+            cc = state.hand_counts[seat]
+            kc = state.kind_counts[seat]
             for code in deck[first:dealt:r.seated]:
                 cc[code] += 1
                 kc[KIND[code]] += 1
-            state.kmask[seat] = sum(1 << k for k in range(NUM_KINDS) if kc[k])
-            state.hsize[seat] = r.hand_size
-            seat = state.nxt[seat]
+            state.kind_bits[seat] = sum(1 << k for k in range(NUM_KINDS) if kc[k])
+            state.hand_sizes[seat] = r.hand_size
+            seat = state.seat_after[seat]
         cards = list(deck[dealt:])
         cards.reverse()  # pop() takes the top
         up = cards.pop()
@@ -286,7 +326,7 @@ class GameState:
                 if not state._lay_out_red_threes(seat):
                     state._end_hand(None)
                     return state
-                seat = state.nxt[seat]
+                seat = state.seat_after[seat]
         state._begin_turn()
         return state
 
@@ -354,7 +394,7 @@ class GameState:
                 state._add_to_meld(side, rank, list(cards))
         state.turn_cards = [0] * NUM_MELD_RANKS
         for side, reds in enumerate(red_threes or ()):
-            state.red3[side] = list(reds)
+            state.red_threes[side] = list(reds)
         if melded is None:
             state.melded = [state.meld_count[s % sides] > 0 for s in range(p)]
         else:
@@ -383,7 +423,7 @@ class GameState:
     def __repr__(self) -> str:
         where = f"seat {self.to_act} to {self.phase}" if self.phase != OVER_PHASE else "over"
         return (f"<GameState {self.rules.preset}: {where}, stock {len(self.stock)}, pile {len(self.pile)}, "
-                f"hands {' '.join(str(n) for n in self.hsize)}>")
+                f"hands {' '.join(str(n) for n in self.hand_sizes)}>")
 
     def copy(self) -> GameState:
         """An independent copy (for search); much cheaper than ``copy.deepcopy``."""
@@ -395,21 +435,21 @@ class GameState:
         new.turn = self.turn
         new.phase = self.phase
         new.scores = self.scores[:]
-        new.cc = [h[:] for h in self.cc]
-        new.kc = [h[:] for h in self.kc]
-        new.kmask = self.kmask[:]
-        new.hsize = self.hsize[:]
+        new.hand_counts = [h[:] for h in self.hand_counts]
+        new.kind_counts = [h[:] for h in self.kind_counts]
+        new.kind_bits = self.kind_bits[:]
+        new.hand_sizes = self.hand_sizes[:]
         new.stock = self.stock[:]
         new.pile = self.pile[:]
         new.freezers = self.freezers
         new.frozen_extra = self.frozen_extra
         new.melds = [[None if m is None else m[:] for m in side] for side in self.melds]
-        new.mnat = [m[:] for m in self.mnat]
-        new.mwild = [m[:] for m in self.mwild]
-        new.mmask = self.mmask[:]
+        new.meld_naturals = [m[:] for m in self.meld_naturals]
+        new.meld_wilds = [m[:] for m in self.meld_wilds]
+        new.meld_bits = self.meld_bits[:]
         new.meld_count = self.meld_count[:]
         new.canastas = self.canastas[:]
-        new.red3 = [r[:] for r in self.red3]
+        new.red_threes = [r[:] for r in self.red_threes]
         new.melded = self.melded[:]
         new.known = [k[:] for k in self.known]
         new.history = self.history[:]
@@ -424,7 +464,7 @@ class GameState:
         new.result = self.result
         new.sitting_out = self.sitting_out
         new.stock_open = self.stock_open
-        new.nxt = self.nxt
+        new.seat_after = self.seat_after
         new.partners = self.partners
         return new
 
@@ -462,7 +502,7 @@ class GameState:
 
     def hand(self, seat: int) -> list[int]:
         """A seat's cards in canonical order."""
-        return codes_from_counts(self.cc[seat])
+        return codes_from_counts(self.hand_counts[seat])
 
     def pile_frozen(self) -> bool:
         """Frozen for everyone: a wild card or red three in it, or frozen by the rules."""
@@ -497,9 +537,9 @@ class GameState:
     def card_count(self) -> int:
         """Every card in the position (for conservation checks)."""
         return (
-            sum(self.hsize) + len(self.stock) + len(self.pile)
+            sum(self.hand_sizes) + len(self.stock) + len(self.pile)
             + sum(len(m) for side in self.melds for m in side if m is not None)
-            + sum(len(r) for r in self.red3)
+            + sum(len(r) for r in self.red_threes)
         )
 
     # -- moves --------------------------------------------------------------------------
@@ -552,7 +592,7 @@ class GameState:
         self.history.append((seat, move))
         if action == MELD:
             self._apply_groups(move.groups, None)
-            if self.hsize[seat] == 0:
+            if self.hand_sizes[seat] == 0:
                 self._end_hand(seat)
         elif action == PILE:
             self._apply_pile(move.groups)
@@ -571,15 +611,15 @@ class GameState:
         if not stock:
             self._end_hand(None)
             return
-        cc = self.cc[seat]
-        kc = self.kc[seat]
+        cc = self.hand_counts[seat]
+        kc = self.kind_counts[seat]
         for drawn in range(self.rules.draw):
             if drawn and not stock:
                 break
             code = stock.pop()
             kind = KIND[code]
             while kind == RED_THREE:  # laid out at once and replaced (RULES.md 2)
-                self.red3[seat % self.sides].append(code)
+                self.red_threes[seat % self.sides].append(code)
                 if not stock:  # the last card was a red three: the hand ends at once
                     self._end_hand(None)
                     return
@@ -588,8 +628,8 @@ class GameState:
             cc[code] += 1
             kc[kind] += 1
             if kc[kind] == 1:
-                self.kmask[seat] |= 1 << kind
-            self.hsize[seat] += 1
+                self.kind_bits[seat] |= 1 << kind
+            self.hand_sizes[seat] += 1
         self.drew = _STOCK
         self.phase = PLAY_PHASE
 
@@ -599,10 +639,10 @@ class GameState:
         self.history.append((seat, DISCARD_MOVES[code]))
         self._take(seat, code)
         self._discard_to_pile(code)
-        if self.hsize[seat] == 0:
+        if self.hand_sizes[seat] == 0:
             self._end_hand(seat)
             return
-        self.turn = self.nxt[seat]
+        self.turn = self.seat_after[seat]
         self._begin_turn()
 
     # -- the checks: see canasta.judge -------------------------------------------------
@@ -658,9 +698,9 @@ class GameState:
             replace = self.rules.draw
         elif action == DISCARD:
             seat = self.turn
-            if self.hsize[seat] <= 1:
+            if self.hand_sizes[seat] <= 1:
                 return False  # the last card: the hand ends
-            replace = self.kc[self.nxt[seat]][RED_THREE]
+            replace = self.kind_counts[self.seat_after[seat]][RED_THREE]
         else:
             return False
         for _ in range(replace):
@@ -681,22 +721,22 @@ class GameState:
     # -- applying -----------------------------------------------------------------------
 
     def _give(self, seat: int, code: int) -> None:
-        self.cc[seat][code] += 1
-        kc = self.kc[seat]
+        self.hand_counts[seat][code] += 1
+        kc = self.kind_counts[seat]
         kind = KIND[code]
         kc[kind] += 1
         if kc[kind] == 1:
-            self.kmask[seat] |= 1 << kind
-        self.hsize[seat] += 1
+            self.kind_bits[seat] |= 1 << kind
+        self.hand_sizes[seat] += 1
 
     def _take(self, seat: int, code: int) -> None:
-        self.cc[seat][code] -= 1
-        kc = self.kc[seat]
+        self.hand_counts[seat][code] -= 1
+        kc = self.kind_counts[seat]
         kind = KIND[code]
         kc[kind] -= 1
         if not kc[kind]:
-            self.kmask[seat] ^= 1 << kind
-        self.hsize[seat] -= 1
+            self.kind_bits[seat] ^= 1 << kind
+        self.hand_sizes[seat] -= 1
         known = self.known[seat]
         if known[code]:
             known[code] -= 1
@@ -711,9 +751,9 @@ class GameState:
         """Lay out a seat's red threes, replacing each from the stock; False if the hand ended."""
         side = seat % self.sides
         for code in RED_THREE_CODES:
-            while self.cc[seat][code]:
+            while self.hand_counts[seat][code]:
                 self._take(seat, code)
-                self.red3[side].append(code)
+                self.red_threes[side].append(code)
                 # an empty stock gives no replacement, and play goes on
                 if self.stock and not self._draw_one(seat):
                     return False
@@ -727,15 +767,15 @@ class GameState:
             if KIND[code] != RED_THREE:
                 self._give(seat, code)
                 return True
-            self.red3[side].append(code)
+            self.red_threes[side].append(code)
             if not self.stock:
                 return False
 
     def _apply_groups(self, groups: Sequence[Group], top: int | None) -> None:
         seat = self.turn
         side = seat % self.sides
-        cc = self.cc[seat]
-        kc = self.kc[seat]
+        cc = self.hand_counts[seat]
+        kc = self.kind_counts[seat]
         known = self.known[seat]
         for g in groups:
             rank = g.rank
@@ -745,10 +785,10 @@ class GameState:
                 kind = KIND[c]
                 kc[kind] -= 1
                 if not kc[kind]:
-                    self.kmask[seat] ^= 1 << kind
+                    self.kind_bits[seat] ^= 1 << kind
                 if known[c]:
                     known[c] -= 1
-            self.hsize[seat] -= len(cards)
+            self.hand_sizes[seat] -= len(cards)
             if rank == top:
                 cards.insert(0, self.pile.pop())
                 top = None
@@ -763,12 +803,12 @@ class GameState:
         if meld is None:
             meld = self.melds[side][rank] = []
             self.meld_count[side] += 1
-            self.mmask[side] |= 1 << rank
+            self.meld_bits[side] |= 1 << rank
         before = len(meld)
         meld.extend(cards)
         wilds = sum([IS_WILD[c] for c in cards])
-        self.mwild[side][rank] += wilds
-        self.mnat[side][rank] += len(cards) - wilds
+        self.meld_wilds[side][rank] += wilds
+        self.meld_naturals[side][rank] += len(cards) - wilds
         if before < CANASTA_SIZE <= len(meld) and rank != BLACK_THREE:
             self.canastas[side] += 1
         self.turn_cards[rank] += len(cards)
@@ -785,13 +825,13 @@ class GameState:
         known = self.known[seat]
         for code in rest:
             if KIND[code] == RED_THREE:
-                self.red3[side].append(code)
+                self.red_threes[side].append(code)
             else:
                 self._give(seat, code)
                 known[code] += 1
         self.drew = _PILE
         self.phase = PLAY_PHASE
-        if self.hsize[seat] == 0:
+        if self.hand_sizes[seat] == 0:
             self._end_hand(seat)
 
     def _begin_turn(self) -> None:
@@ -804,18 +844,18 @@ class GameState:
             self.turn_cards = [0] * NUM_MELD_RANKS
         turn = self.turn
         self.was_melded = self.melded[turn]
-        if self.kmask[turn] & _RED_THREE_BIT and not self._lay_out_red_threes(turn):
+        if self.kind_bits[turn] & _RED_THREE_BIT and not self._lay_out_red_threes(turn):
             self._end_hand(None)
 
     def _end_hand(self, went_out: int | None) -> None:
         """Lay out forgotten red threes, score every side, and end the hand."""
         for seat in range(self.players):
-            if self.kc[seat][RED_THREE]:
+            if self.kind_counts[seat][RED_THREE]:
                 side = seat % self.sides
                 for code in RED_THREE_CODES:
-                    while self.cc[seat][code]:
+                    while self.hand_counts[seat][code]:
                         self._take(seat, code)
-                        self.red3[side].append(code)
+                        self.red_threes[side].append(code)
         concealed = (
             went_out is not None and not self.was_melded and max(self.turn_cards) >= CANASTA_SIZE
         )

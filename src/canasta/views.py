@@ -176,7 +176,7 @@ def _public(state: GameState, history: bool, own: int | None) -> dict[str, Any]:
         if not state.canastas[side]:
             canastas.append(_NO_MELDS)
             continue
-        mnat, mwild = state.mnat[side], state.mwild[side]
+        mnat, mwild = state.meld_naturals[side], state.meld_wilds[side]
         kinds: dict[int, CanastaKind] = {}
         for r, m in enumerate(side_melds):
             if m is not None and len(m) >= CANASTA_SIZE and r != BLACK_THREE:
@@ -194,7 +194,7 @@ def _public(state: GameState, history: bool, own: int | None) -> dict[str, Any]:
         "phase": state.phase,
         "scores": tuple(state.scores),
         "minimums": tuple(state.minimum(s) for s in range(state.sides)),
-        "hand_sizes": tuple(state.hsize),
+        "hand_sizes": tuple(state.hand_sizes),
         "stock_size": len(state.stock),
         "pile": pile,
         "pile_frozen": state.pile_frozen(),
@@ -202,7 +202,7 @@ def _public(state: GameState, history: bool, own: int | None) -> dict[str, Any]:
         "pile_blocked": bool(pile) and is_blocked(pile[-1]),
         "melds": tuple(melds),
         "canastas": tuple(canastas),
-        "red_threes": tuple(tuple(r) for r in state.red3),
+        "red_threes": tuple(tuple(r) for r in state.red_threes),
         "melded": tuple(state.melded),
         "known": tuple(
             () if other == own or not any(counts) else tuple(codes_from_counts(counts))

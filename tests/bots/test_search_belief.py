@@ -32,7 +32,7 @@ def test_a_seat_that_passed_the_pile_or_discarded_a_kind_is_unlikely_to_hold_a_p
     faded = 1 - (1 - PASS_UNMELDED_SMALL) * FADE  # one more draw of that seat since
     found = sorted((seat, kind, round(factor, 9)) for seat, kind, factor in belief.evidence)
     assert found == sorted([(0, eight, round(faded, 9)), (0, seven, DISCARDED), (1, seven, round(faded, 9))])
-    sevens = sum(state.cc[1][c] for c in KIND_CODES[seven])
+    sevens = sum(state.hand_counts[1][c] for c in KIND_CODES[seven])
     assert belief.weight(state) == pytest.approx(faded * (faded if sevens >= 2 else 1.0))  # seat 0 holds 8H 8H
 
 

@@ -181,7 +181,7 @@ def resampling() -> dict[str, Any]:
         moves = list(state.legal_moves())
         state.push(moves[rng.randrange(len(moves))])
         sample = Resampler(state.view(state.to_act)).sample(rng)
-        records.append([sample.cc, sample.stock, sample.pile])
+        records.append([sample.hand_counts, sample.stock, sample.pile])
     return {"samples": _digest(records)}
 
 

@@ -126,7 +126,7 @@ def test_setup_mid_turn() -> None:
 def test_setup_lays_out_the_turns_red_threes() -> None:
     state = GameState.setup("classic", dealer=3, turn=0, hands=[parse_cards(["3H", "5S"]), [5], [9], [13]],
                             stock=parse_cards(["6C", "7C"]))
-    assert state.red3[0] == [parse_card("3H")]
+    assert state.red_threes[0] == [parse_card("3H")]
     assert state.hand(0) == parse_cards(["6C", "5S"])
 
 
@@ -214,9 +214,9 @@ def test_dealable_is_the_stock_and_deal_card_fixes_the_next_draw() -> None:
     assert not state.needs_deal(Move.parse("draw"))
     assert sum(state.dealable()) == len(state.stock) - 1
     seat = state.turn
-    before = state.cc[seat][wanted]
+    before = state.hand_counts[seat][wanted]
     state.play("draw")
-    assert state.cc[seat][wanted] == before + 1
+    assert state.hand_counts[seat][wanted] == before + 1
     with pytest.raises(CardError):
         state.deal_card(parse_card("3H") if not state.dealable()[parse_card("3H")] else 999)
 

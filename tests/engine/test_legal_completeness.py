@@ -38,7 +38,8 @@ def kind_fingerprint(state: GameState) -> Fingerprint:
     )
     result = None if state.result is None else (state.result.totals, state.result.went_out, state.result.concealed)
     return (
-        state.phase, state.turn, tuple(tuple(k) for k in state.kc), melds, tuple(len(r) for r in state.red3),
+        state.phase, state.turn, tuple(tuple(k) for k in state.kind_counts), melds,
+        tuple(len(r) for r in state.red_threes),
         len(state.stock), tuple(KIND[c] for c in state.pile), tuple(state.melded), state.drew, result,
         state.answer,
     )
@@ -48,7 +49,7 @@ def all_group_moves(state: GameState, action: str) -> Iterator[Move]:
     """Every meld (or pile) move a player could write, by kinds, with the first suits held."""
     seat = state.turn
     side = seat % state.sides
-    kc = state.kc[seat]
+    kc = state.kind_counts[seat]
     ranks = [r for r in range(NUM_NATURAL) if kc[r] or state.melds[side][r] is not None]
     if action == "pile" and state.pile and KIND[state.pile[-1]] < NUM_NATURAL:
         top = KIND[state.pile[-1]]
@@ -84,7 +85,7 @@ def every_move(state: GameState) -> Iterator[Move]:
         yield from all_group_moves(state, "meld")
         for kind in range(15):
             for code in KIND_CODES[kind]:
-                if state.cc[state.turn][code]:
+                if state.hand_counts[state.turn][code]:
                     yield Move(DISCARD, card=code)
                     break
 

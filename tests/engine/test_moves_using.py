@@ -81,9 +81,9 @@ def test_every_missing_action_has_the_engines_reason(preset: str) -> None:
                     why = unavailable_reason(state, state.to_act, action)
                     assert why and not why.startswith("no "), (action, why)
                     # The reason names no card the seat cannot see: at most its own cards.
-                    own = {c for c in range(len(state.cc[state.to_act])) if state.cc[state.to_act][c]}
+                    own = {c for c in range(len(state.hand_counts[state.to_act])) if state.hand_counts[state.to_act][c]}
                     from canasta.cards import card_text
-                    hidden = {card_text(c) for c in range(len(state.cc[0]))} - {card_text(c) for c in own}
+                    hidden = {card_text(c) for c in range(len(state.hand_counts[0]))} - {card_text(c) for c in own}
                     hidden -= {card_text(c) for c in state.pile}
                     assert not any(f" {t}" in f" {why}".replace(",", " ").replace(":", " ") for t in hidden
                                    if len(t) == 2 and t not in ("JK",)), why

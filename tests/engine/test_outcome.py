@@ -47,12 +47,12 @@ def test_every_move_of_random_matches_has_an_outcome_that_agrees_with_the_table(
             seat, side = state.to_act, state.to_act % state.sides
             pile, held = list(state.pile), Counter(state.hand(seat))
             melds = [list(m) if m is not None else None for m in state.melds[side]]
-            reds = sum(len(r) for r in state.red3)
+            reds = sum(len(r) for r in state.red_threes)
             move = rng.choice(list(state.legal_moves()))
             outcome = match.apply(move)
             assert outcome.seat == seat and outcome.move == move and state.history[-1] == (seat, move)
             assert len(match.outcomes) == len(state.history) and match.outcomes[-1] is outcome
-            assert sum(len(cards) for _, cards in outcome.reds) == sum(len(r) for r in state.red3) - reds
+            assert sum(len(cards) for _, cards in outcome.reds) == sum(len(r) for r in state.red_threes) - reds
             if move.action == PILE:
                 assert outcome.took == len(pile) and outcome.top == pile[-1]
             else:

@@ -182,7 +182,7 @@ def test_red_three_in_turn_players_hand_is_laid_out_and_replaced_at_load() -> No
     pos = changed(hands=[["KH", "3D", "9D"], ["5D", "4C"], ["QS", "6C", "2D"], ["8H", "JK"]], red_threes=[[], []])
     state = from_position(pos)
     assert cards_text(state.hand(0)) == ["KH", "9D", "5C"]
-    assert cards_text(state.red3[0]) == ["3D"]
+    assert cards_text(state.red_threes[0]) == ["3D"]
     assert cards_text(reversed(state.stock)) == ["7S"]
     assert state.phase == "draw" and state.turn == 0
 
@@ -191,12 +191,12 @@ def test_red_three_in_another_players_hand_waits_for_that_players_turn() -> None
     pos = changed(hands=[["KH", "9D"], ["5D", "3H"], ["QS", "6C", "2D"], ["8H", "JK"]], red_threes=[[], []])
     state = from_position(pos)
     assert cards_text(state.hand(1)) == ["5D", "3H"]
-    assert state.red3 == [[], []]
+    assert state.red_threes == [[], []]
     state.play("draw")
     state.play("discard 9D")
     assert state.turn == 1
     assert cards_text(state.hand(1)) == ["7S", "5D"]
-    assert cards_text(state.red3[1]) == ["3H"]
+    assert cards_text(state.red_threes[1]) == ["3H"]
 
 
 def test_red_three_replaced_by_red_three_is_laid_out_too() -> None:
@@ -204,7 +204,7 @@ def test_red_three_replaced_by_red_three_is_laid_out_too() -> None:
                   red_threes=[[], []], stock=["3H", "7S", "5C"])
     state = from_position(pos)
     assert cards_text(state.hand(0)) == ["KH", "9D", "7S"]
-    assert sorted(cards_text(state.red3[0])) == ["3D", "3H"]
+    assert sorted(cards_text(state.red_threes[0])) == ["3D", "3H"]
     assert cards_text(reversed(state.stock)) == ["5C"]
 
 
@@ -290,7 +290,7 @@ def test_dealt_red_three_of_the_first_player_is_laid_out_and_replaced() -> None:
     deck = plain_deck()
     deck = deck_with(["3H", *deck[1:44]])  # the first card goes to seat 1, which plays first
     state = deal_from({"dealer": 0, "deck": deck})
-    assert cards_text(state.red3[1]) == ["3H"]
+    assert cards_text(state.red_threes[1]) == ["3H"]
     assert len(state.hand(1)) == 11
     assert parse_cards([deck[45]])[0] in state.hand(1)
     assert len(state.stock) == 62
@@ -301,10 +301,10 @@ def test_dealt_red_three_under_red_threes_at_deal_is_laid_out_for_everyone() -> 
     deck = deck_with(["AS", "3H", *deck[2:44]])  # seat 2 gets the red three
     rules = {"preset": "classic", "red_threes_at_deal": True}
     state = deal_from({"rules": rules, "dealer": 0, "deck": deck})
-    assert cards_text(state.red3[0]) == ["3H"]
+    assert cards_text(state.red_threes[0]) == ["3H"]
     assert len(state.hand(2)) == 11
     without = deal_from({"dealer": 0, "deck": deck})
-    assert without.red3 == [[], []]
+    assert without.red_threes == [[], []]
     assert "3H" in cards_text(without.hand(2))
 
 
@@ -314,7 +314,7 @@ def test_deal_sizes_for_every_preset(name: str) -> None:
     state = GameState.deal(rules, dealer=0, rng=random.Random(3))
     assert state.card_count() == rules.deck_size
     assert all(len(state.hand(seat)) == rules.hand_size for seat in range(rules.players))
-    laid_out = sum(len(r) for r in state.red3)
+    laid_out = sum(len(r) for r in state.red_threes)
     assert len(state.stock) == rules.deck_size - rules.players * rules.hand_size - len(state.pile) - laid_out
 
 

@@ -141,7 +141,7 @@ def test_red_three_drawn_is_laid_out_and_replaced_at_once() -> None:
     state = table([["KS", "QS", "9H"], *OTHERS], stock=["3H", "5D", "6D"], melds=[ACES, {}])
     play(state, "draw")
     assert hand(state, 0) == ["KS", "QS", "9H", "5D"]
-    assert cards_text(state.red3[0]) == ["3H"]
+    assert cards_text(state.red_threes[0]) == ["3H"]
     assert cards_text(reversed(state.stock)) == ["6D"]
     assert state.phase == "play"
 
@@ -152,7 +152,7 @@ def test_red_three_taken_with_the_pile_is_laid_out_without_replacement() -> None
     play(state, "pile 9S 9H")
     assert meld_text(state, 0)["9"] == ["9D", "9H", "9S"]
     assert hand(state, 0) == ["KS", "QS", "6H"]
-    assert cards_text(state.red3[0]) == ["3D"]
+    assert cards_text(state.red_threes[0]) == ["3D"]
     assert len(state.stock) == 5
     assert state.pile == [] and not state.pile_frozen()
 
@@ -161,7 +161,7 @@ def test_last_stock_card_red_three_ends_the_hand_at_once() -> None:
     state = table([["KS", "QS"], *OTHERS], stock=["3D"], melds=[ACES, {}])
     play(state, "draw")
     assert state.phase == "over" and state.is_over
-    assert cards_text(state.red3[0]) == ["3D"]
+    assert cards_text(state.red_threes[0]) == ["3D"]
     assert hand(state, 0) == ["KS", "QS"]
     refuse(state, "discard KS", "over")
     refuse(state, "meld KS", "over")
@@ -334,7 +334,7 @@ def test_black_threes_meld_three_or_four_of_them() -> None:
 
 def test_red_threes_are_never_melded() -> None:
     state = table([["3H", "3D", "QS", "JS"], *OTHERS], stock=["4C", "5C", "6C"], melds=[ACES, {}])
-    assert sorted(cards_text(state.red3[0])) == ["3D", "3H"]
+    assert sorted(cards_text(state.red_threes[0])) == ["3D", "3H"]
     play(state, "draw")
     refuse(state, "meld 3H 3D 3H", "3H")
 
@@ -802,7 +802,7 @@ def test_red_three_left_in_a_hand_at_the_end_counts_for_its_side() -> None:
     play(state, "draw", "meld QS QH QD")
     result = state.result
     assert result is not None
-    assert cards_text(state.red3[1]) == ["3D"]
+    assert cards_text(state.red_threes[1]) == ["3D"]
     assert (result.sides[1].red_threes, result.sides[1].red_three_points) == (1, 100)
     assert result.sides[1].in_hand == 5 + 10 + 10
 

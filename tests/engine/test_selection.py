@@ -156,7 +156,7 @@ def test_a_red_three_selected_is_named() -> None:
     state = from_position({"rules": "classic", "dealer": 3, "turn": 0, "stock": ["6C"], "pile": ["4D"],
                            "hands": [["KD", "9C"], ["4C"], ["4H"], ["4S"]]})
     state.play("draw")
-    state.cc[0][parse_cards(["3H"])[0]] += 1  # a red three cannot stay in a hand; only to see the sentence
+    state.hand_counts[0][parse_cards(["3H"])[0]] += 1  # a red three cannot stay in a hand; only to see the sentence
     assert meld(state, "3H KD").reason == "you selected 3H: red threes are never melded; they are laid out"
 
 

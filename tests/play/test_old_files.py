@@ -26,11 +26,13 @@ def load(name: str) -> Any:
 
 
 def same_hands(new: list[dict[str, Any]], old: list[dict[str, Any]]) -> bool:
-    """The same hands; a result written today may itemise more (every old item keeps its value)."""
+    """The same hands; a result written today may itemise more (every old item keeps its value), and a hand
+    written today also keeps what the table saw (``dealt``, ``outcomes``: readers ignore keys they do not know)."""
     if len(new) != len(old):
         return False
+    added = {"result", "dealt", "outcomes"}
     for a, b in zip(new, old, strict=True):
-        if {k: v for k, v in a.items() if k != "result"} != {k: v for k, v in b.items() if k != "result"}:
+        if {k: v for k, v in a.items() if k not in added} != {k: v for k, v in b.items() if k not in added}:
             return False
         if not contains(a.get("result"), b.get("result")):
             return False

@@ -86,7 +86,7 @@ def secret_cards(state: GameState, viewer: int) -> set[int]:
         for meld in side:
             if meld is not None:
                 public.update(meld)
-    for reds in state.red3:
+    for reds in state.red_threes:
         public.update(reds)
     for seat in range(state.players):
         public.update(c for c in range(53) for _ in range(state.known[seat][c]))
@@ -127,7 +127,7 @@ def check_table(app: PlayApp) -> None:
         assert f"  {score:,}  first meld {view.minimums[side]}" in sides
     players = widget_text(app, "players")
     for seat, name in enumerate(table.session.names):
-        assert f"{name} {state.hsize[seat]} card" in players or state.sitting_out == seat
+        assert f"{name} {state.hand_sizes[seat]} card" in players or state.sitting_out == seat
     # Everything the table shows fits on the 80×24 screen: the hand and the keys are there.
     lines = text.splitlines()
     assert len(lines) == SIZE[1]

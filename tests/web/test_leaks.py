@@ -69,7 +69,7 @@ def visible_cards(oracle: Match, seat: int | None) -> set[str]:
         for meld in side:
             if meld is not None:
                 seen.update(meld)
-    for reds in state.red3:
+    for reds in state.red_threes:
         seen.update(reds)
     for other in range(state.players):
         seen.update(c for c in range(NUM_CODES) if state.known[other][c])
@@ -110,7 +110,7 @@ def play_noting(conn: Seat, text: str) -> None:
     out (by the mover's side: the mover; else by the player whose turn began), the hand's end, and the cards a
     draw or a pile taken put in the mover's hand."""
     state = conn.oracle.state
-    seat, pile, reds = state.to_act, list(state.pile), [len(r) for r in state.red3]
+    seat, pile, reds = state.to_act, list(state.pile), [len(r) for r in state.red_threes]
     sizes = [[len(m or ()) for m in side] for side in state.melds]
     hand = Counter(state.hand(seat))
     move = conn.oracle.play(text)
@@ -124,8 +124,9 @@ def play_noting(conn: Seat, text: str) -> None:
     added = [MELD_RANK_CHARS[r] for r, n in enumerate(sizes[side]) if n and len(state.melds[side][r] or ()) > n]
     if added and move.action in ("meld", "pile"):
         facts["added"] = added
-    laid = [{"seat": seat if other == side else state.turn, "cards": [card_text(c) for c in state.red3[other][n:]]}
-            for other, n in enumerate(reds) if state.red3[other][n:]]
+    laid = [{"seat": seat if other == side else state.turn,
+             "cards": [card_text(c) for c in state.red_threes[other][n:]]}
+            for other, n in enumerate(reds) if state.red_threes[other][n:]]
     if laid:
         facts["reds"] = laid
     if state.is_over:

@@ -106,7 +106,7 @@ class Belief:
         """The likelihood of the hidden hands of ``state`` given what the table has shown (1.0: no evidence)."""
         w = 1.0
         for seat, kind, factor in self.evidence:
-            counts = state.cc[seat]
+            counts = state.hand_counts[seat]
             held = 0
             for code in KIND_CODES[kind]:
                 held += counts[code]

@@ -284,7 +284,8 @@ class _Scorer:
         if self.view.answer is False:
             return False
         r = t.rules
-        return can_go_out(t.hand, t.mnat[t.side], t.mwild[t.side], t.canastas[t.side], r.canastas_to_go_out,
+        return can_go_out(t.hand, t.meld_naturals[t.side], t.meld_wilds[t.side], t.canastas[t.side],
+                          r.canastas_to_go_out,
                           r.wilds_at_most_naturals, r.wild_card_melds)
 
     def wants_out(self) -> bool:
@@ -328,7 +329,7 @@ class _Scorer:
         after = len(view.hand) - len(m.cards) + len(rest) - reds
         if after <= 1 and self.wants_out():
             return (OUT_BAND + len(pile), ("out-pile", len(pile)))
-        melds = t.mnat[t.side]
+        melds = t.meld_naturals[t.side]
         worth = 1.0  # the top card, melded at once
         for c in rest:
             k = KIND[c]
@@ -358,8 +359,8 @@ class _Scorer:
             return None
         hand = t.hand[:]
         side = t.side
-        mnat = t.mnat[side][:]
-        mwild = t.mwild[side][:]
+        mnat = t.meld_naturals[side][:]
+        mwild = t.meld_wilds[side][:]
         canastas = t.canastas[side]
         made = 0
         for g in m.groups:
@@ -398,7 +399,7 @@ class _Scorer:
             return (REFUSE + 1.0, ("many",))
         g = m.groups[0]
         r = g.rank
-        mnat, mwild = t.mnat[side], t.mwild[side]
+        mnat, mwild = t.meld_naturals[side], t.meld_wilds[side]
         size = mnat[r] + mwild[r]
         wilds = g.wilds
         dump = self.dumping()
@@ -458,8 +459,8 @@ class _Scorer:
         if frozen or rules.two_naturals_to_take:
             chance = pair
         else:
-            size = t.mnat[side][kind] + t.mwild[side][kind]
-            if t.mnat[side][kind] and not (rules.no_pile_for_finished_canasta and size >= CANASTA_SIZE):
+            size = t.meld_naturals[side][kind] + t.meld_wilds[side][kind]
+            if t.meld_naturals[side][kind] and not (rules.no_pile_for_finished_canasta and size >= CANASTA_SIZE):
                 chance = 1.0
             else:
                 one_wild = t.chance_holds(seat, kind, 1) * t.chance_wild(seat)

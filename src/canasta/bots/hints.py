@@ -242,7 +242,7 @@ def _pile_sentence(view: View, t: Knowledge, move: Move) -> str:
         counts[KIND[c]] += 1
     canastas = []
     for r in range(NUM_NATURAL):
-        size_now = t.mnat[side][r] + t.mwild[side][r]
+        size_now = t.meld_naturals[side][r] + t.meld_wilds[side][r]
         if size_now < 7 and (size_now or any(g.rank == r for g in move.groups) or r == KIND[pile[-1]]):
             if size_now + counts[r] >= 7:
                 canastas.append(r)
@@ -272,7 +272,7 @@ def _discard_sentence(view: View, t: Knowledge, move: Move, note: Note, best: bo
     nside = nxt % t.sides
     if unseen == 0 and not any(t.known[s][k] for s in range(t.players) if s != t.seat):
         safety = f"every other {rank} is in sight, so nobody can use it"
-    elif t.mnat[nside][k] and not t.frozen_for(nside):
+    elif t.meld_naturals[nside][k] and not t.frozen_for(nside):
         safety = f"the next player could add it to their {_rank(k)}" + (", but every other card is riskier" if best
                                                                           else "")
     elif chance < 0.02:

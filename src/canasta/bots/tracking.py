@@ -88,8 +88,8 @@ class Knowledge:
         self._discarded: list[set[int]] | None = None
         self._passed: list[set[int]] = []
         # Melds by kinds, as the engine keeps them: naturals and wild cards per meld rank.
-        self.mnat = [[0] * NUM_MELD_RANKS for _ in range(self.sides)]
-        self.mwild = [[0] * NUM_MELD_RANKS for _ in range(self.sides)]
+        self.meld_naturals = [[0] * NUM_MELD_RANKS for _ in range(self.sides)]
+        self.meld_wilds = [[0] * NUM_MELD_RANKS for _ in range(self.sides)]
         self.canastas = [0] * self.sides
         self.melded_points = [0] * self.sides
         for side, melds in enumerate(view.melds):
@@ -98,8 +98,8 @@ class Knowledge:
                 for c in cards:  # a plain loop: compiled, it runs natively
                     wild += IS_WILD[c]
                     points += VALUE[c]
-                self.mwild[side][rank] = wild
-                self.mnat[side][rank] = len(cards) - wild
+                self.meld_wilds[side][rank] = wild
+                self.meld_naturals[side][rank] = len(cards) - wild
                 self.melded_points[side] += points
                 if rank != BLACK_THREE and len(cards) >= CANASTA_SIZE:
                     self.canastas[side] += 1
@@ -214,13 +214,13 @@ class Knowledge:
         r = self.rules
         value = self.melded_points[side]
         for rank in range(NUM_MELD_RANKS):
-            size = self.mnat[side][rank] + self.mwild[side][rank]
+            size = self.meld_naturals[side][rank] + self.meld_wilds[side][rank]
             if rank == BLACK_THREE or size < CANASTA_SIZE:
                 continue
             if rank == WILD_MELD:
                 value += r.wild_canasta_bonus
             else:
-                value += 300 if self.mwild[side][rank] else 500
+                value += 300 if self.meld_wilds[side][rank] else 500
         reds = r.red_three_points(len(self.view.red_threes[side]))
         value += reds if self.has_melded(side) else -reds
         for seat in self.active:

@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 
 from .qvalue import QNet
-from .selfplay import _ray
+from .selfplay import start_ray
 from .train_q import collect_values, load_values, save_values, train, versus_expert
 
 SETTINGS = ("seed", "shards", "hands", "labeller", "epochs", "hidden", "lr", "margin", "eval_deals", "eval_seed",
@@ -114,7 +114,7 @@ class Run:
                  f"({s['labeller']}, hands played by {player or 'the expert'})")
         done = 0
         if backend == "ray":
-            ray = _ray(workers, address)
+            ray = start_ray(workers, address)
             task = ray.remote(write_shard)
             pending = [task.remote(*job) for job in todo]
             while pending:

@@ -92,7 +92,7 @@ def history_features(view: View) -> Array:
     for step in range(sides):  # this seat's side first
         side = (view.side + step) % sides
         for rank in range(NUM_MELD_RANKS):
-            size = k.mnat[side][rank] + k.mwild[side][rank]
+            size = k.meld_naturals[side][rank] + k.meld_wilds[side][rank]
             level = 0 if size == 0 else 1 if size < 5 else 2 if size < CANASTA_SIZE else 3
             out[base + MELD_BINS * (step * NUM_MELD_RANKS + rank) + level] = 1.0
     return out

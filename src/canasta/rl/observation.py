@@ -198,13 +198,13 @@ class Encoder:
         phase = state.phase
         p, s = self.players, self.sides
         sides = self._sides[seat]
-        table = state.kc[seat][:]  # hand, melds, red threes and canastas: one assignment
-        mnat, mwild = state.mnat, state.mwild
+        table = state.kind_counts[seat][:]  # hand, melds, red threes and canastas: one assignment
+        mnat, mwild = state.meld_naturals, state.meld_wilds
         for i in sides:
             table += mnat[i]
         for i in sides:
             table += mwild[i]
-        red3 = state.red3
+        red3 = state.red_threes
         table += [len(red3[i]) for i in sides]
         side, canastas = sides[0], state.canastas
         table += canastas[side:]
@@ -215,7 +215,7 @@ class Encoder:
         known = state.known
         buf[known_at:sizes] = b"".join([_NO_KINDS if known[i] == _NO_CARDS else self._known_kinds(known[i])
                                         for i in self._others[seat]])
-        hsize = state.hsize
+        hsize = state.hand_sizes
         counts = hsize[seat:]
         counts += hsize[:seat]
         counts.append(len(state.stock))

@@ -213,8 +213,8 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
         self.h.engine = state
         self.h.turn = TurnActions(state)
         self.h.revealed = 0
-        self.h.dealt = [state.kc[seat][:] for seat in range(state.players)]
-        self.h.deal_red_threes = [len(state.red3[side]) for side in range(state.sides)]
+        self.h.dealt = [state.kind_counts[seat][:] for seat in range(state.players)]
+        self.h.deal_red_threes = [len(state.red_threes[side]) for side in range(state.sides)]
         self.h.upcard = state.pile[:]
 
     def _try_pending(self) -> None:
@@ -224,17 +224,17 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
         if state.needs_deal(move):
             return
         seat = state.to_act
-        before = state.kc[seat][:]
-        red_before = len(state.red3[seat % state.sides])
+        before = state.kind_counts[seat][:]
+        red_before = len(state.red_threes[seat % state.sides])
         stock_before = len(state.stock)
         state.push(move)
         self.h.pending = None
         if len(state.stock) < stock_before:
             record = self.h.records[seat]
-            after = state.kc[seat]
+            after = state.kind_counts[seat]
             for kind in range(NUM_KINDS):
                 record.extend([(seat, GOT, kind + 1)] * max(0, after[kind] - before[kind]))
-            laid = len(state.red3[seat % state.sides]) - red_before
+            laid = len(state.red_threes[seat % state.sides]) - red_before
             for record in self.h.records:
                 record.extend([(seat, RED_THREE_LAID, 0)] * laid)
 

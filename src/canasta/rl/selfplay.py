@@ -172,14 +172,16 @@ def collect(weights: Weights, hands: int, seed: int, workers: int = 1, backend: 
             for i, n in enumerate(chunk_sizes(hands, workers))]
     if backend == "local":
         return Rollout.join([play_hands(*job) for job in jobs])
-    ray = _ray(workers, address)
+    ray = start_ray(workers, address)
     task = ray.remote(play_hands)
     shared = ray.put(weights)
     refs = [task.remote(shared, *job[1:]) for job in jobs]
     return Rollout.join(ray.get(refs))
 
 
-def _ray(workers: int, address: str | None) -> Any:
+def start_ray(workers: int, address: str | None) -> Any:
+    """The ``ray`` module with a Ray running: this one if started, else a local one of ``workers`` CPUs (or the
+    cluster at ``address``), left running for the next call; a one-line ``ValueError`` without Ray."""
     try:
         import ray
     except ImportError:
@@ -192,4 +194,4 @@ def _ray(workers: int, address: str | None) -> Any:
     return ray
 
 
-__all__ = ["BACKENDS", "Rollout", "chunk_sizes", "collect", "evaluate", "play_hands"]
+__all__ = ["BACKENDS", "Rollout", "chunk_sizes", "collect", "evaluate", "play_hands", "start_ray"]

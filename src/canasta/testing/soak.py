@@ -29,9 +29,9 @@ class InvariantError(AssertionError):
 def fingerprint(state: GameState) -> tuple[Any, ...]:
     """Everything that makes up a state, for before/after comparisons."""
     return (
-        state.phase, state.turn, tuple(map(tuple, state.cc)), tuple(state.stock), tuple(state.pile),
+        state.phase, state.turn, tuple(map(tuple, state.hand_counts)), tuple(state.stock), tuple(state.pile),
         tuple(tuple(tuple(m) if m is not None else None for m in side) for side in state.melds),
-        tuple(map(tuple, state.red3)), tuple(state.melded), state.drew, state.asked, state.answer,
+        tuple(map(tuple, state.red_threes)), tuple(state.melded), state.drew, state.asked, state.answer,
         state.freezers, state.frozen_extra, len(state.history), tuple(map(tuple, state.known)),
     )
 
@@ -48,7 +48,7 @@ def check_view(state: GameState, seat: int) -> None:
         for c in view.known[other]:
             counts[c] += 1
         for c in range(NUM_CODES):
-            if counts[c] > state.cc[other][c]:
+            if counts[c] > state.hand_counts[other][c]:
                 raise InvariantError(f"seat {seat}'s view claims seat {other} holds {card_text(c)}")
     if view.hands_left and state.result is None:
         raise InvariantError(f"seat {seat}'s view turns up the hands before the hand is over")
@@ -60,8 +60,8 @@ def check_view(state: GameState, seat: int) -> None:
 def refused_moves(state: GameState, rng: random.Random) -> list[Move]:
     """Some moves the rules must refuse now (by construction or by the check)."""
     seat = state.to_act
-    held = [c for c in range(NUM_CODES) if state.cc[seat][c]]
-    missing = [c for c in range(NUM_CODES) if not state.cc[seat][c]]
+    held = [c for c in range(NUM_CODES) if state.hand_counts[seat][c]]
+    missing = [c for c in range(NUM_CODES) if not state.hand_counts[seat][c]]
     out = []
     if missing:
         out.append(Move(DISCARD, card=rng.choice(missing)))
@@ -79,12 +79,12 @@ def refused_moves(state: GameState, rng: random.Random) -> list[Move]:
 def check_step(state: GameState, rng: random.Random) -> None:
     """Check the invariants of one state (before a decision)."""
     for seat in range(state.players):
-        mask = sum(1 << k for k, n in enumerate(state.kc[seat]) if n)
-        if mask != state.kmask[seat]:
+        mask = sum(1 << k for k, n in enumerate(state.kind_counts[seat]) if n)
+        if mask != state.kind_bits[seat]:
             raise InvariantError(f"seat {seat}'s kind mask is out of step with its hand")
     for side in range(state.sides):
         mask = sum(1 << r for r, m in enumerate(state.melds[side]) if m is not None)
-        if mask != state.mmask[side]:
+        if mask != state.meld_bits[side]:
             raise InvariantError(f"side {side}'s meld mask is out of step with its melds")
     deck = state.rules.deck_size
     if state.card_count() != deck:
