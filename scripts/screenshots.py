@@ -5,7 +5,8 @@
 Starts ``canasta serve`` on a free port with a throwaway database, plays a classic hand against three
 experts by following the hints for a few turns, draws, and saves the table as a desktop (1366x768:
 docs/table-desktop.png) and a phone (390x844: docs/table-phone.png) would show it, then the end of the
-hand (docs/table-hand-end.png).  Needs the web and test extras (FastAPI, Playwright).
+hand (docs/table-hand-end.png); a hand that ends before the pictures is dealt again with the next seed.
+Needs the web and test extras (FastAPI, Playwright).
 """
 
 from __future__ import annotations
@@ -50,17 +51,23 @@ def main() -> None:
                 browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
                 context = browser.new_context(viewport={"width": 1366, "height": 768}, reduced_motion="reduce",
                                               bypass_csp=True, device_scale_factor=1)
-                answer = post_table(server.base, {"preset": "classic", "seed": args.seed,
-                                                  "seats": seats("human", "expert", "expert", "expert")})
-                page = open_page(context, server.base, answer["seats"][0]["link"])
-                for _ in range(args.turns):
+                # The computer players think against a clock, so a deal does not always play the same: a hand
+                # that ends before the pictures is dealt again with the next seed.
+                for seed in range(args.seed, args.seed + 10):
+                    answer = post_table(server.base, {"preset": "classic", "seed": seed,
+                                                      "seats": seats("human", "expert", "expert", "expert")})
+                    page = open_page(context, server.base, answer["seats"][0]["link"])
+                    for _ in range(args.turns):
+                        wait_turn_or_end(page)
+                        if hand_over(page):
+                            break
+                        play_turn(page)
                     wait_turn_or_end(page)
-                    if hand_over(page):
+                    if not hand_over(page) and body_data(page).get("phase") == "draw":
+                        play_move(page, "draw")  # the drawn card shows marked as new
+                    if not hand_over(page):
                         break
-                    play_turn(page)
-                wait_turn_or_end(page)
-                if not hand_over(page) and body_data(page).get("phase") == "draw":
-                    play_move(page, "draw")  # the drawn card shows marked as new
+                    page.close()
                 for name, (width, height) in SIZES.items():
                     page.set_viewport_size({"width": width, "height": height})
                     page.wait_for_timeout(300)

@@ -142,8 +142,8 @@ def test_views_are_immutable() -> None:
 
 
 def table_at(state: GameState) -> Any:
-    """A server table (web.service.Table) whose hand in play is ``state``."""
-    from canasta.web.service import ServedTable
+    """A server table (web.served.ServedTable) whose hand in play is ``state``."""
+    from canasta.web.served import ServedTable
 
     table = ServedTable("wild", {"rules": state.rules.to_json(), "seed": 1,
                            "seats": [{"kind": "human", "name": name} for name in NAMES]})

@@ -6,7 +6,7 @@ import pytest
 
 from canasta.bots import make_bot
 from canasta.cards import card_text
-from canasta.errors import IllegalMoveError, MatchOver, MoveSyntaxError, NotYourTurn, StaleState
+from canasta.errors import IllegalMoveError, MatchOver, MoveSyntaxError, NotYourTurn, SeatError, StaleState
 from canasta.match import Match, bot_random, deal_deck
 from canasta.play import HOUSE, Table, parse_seats
 from canasta.rules import Rules
@@ -59,6 +59,8 @@ def test_a_match_over_is_refused_first() -> None:
         table.submit(None, "draw", 0)
     with pytest.raises(MatchOver):
         table.submit(HOUSE, None)
+    with pytest.raises(MatchOver):
+        table.require_turn(table.state.to_act, table.state_id)  # a hint or a selection at the end: the same
 
 
 def test_the_house_deals_only_at_a_table_without_people() -> None:
@@ -98,3 +100,56 @@ def test_the_deck_of_each_hand_depends_on_the_seed_and_its_number_only() -> None
             table.submit(HOUSE, None, table.state_id)
         assert table.match.hands[number]["deck"] == [card_text(c) for c in deal_deck(rules, 5, number)]
         table.run_bots()
+
+
+def test_a_table_needs_one_seat_per_player() -> None:
+    with pytest.raises(SeatError, match="seats 4 players, not 2"):
+        Table(RULES, parse_seats(["human", "basic"], Rules.from_preset("two-player")), seed=1)
+
+
+def test_the_turn_checks_come_before_the_move_and_a_seat_left_to_the_computer_is_its() -> None:
+    table = people()
+    seat = table.state.to_act
+    table.require_turn(seat, 1)  # the seat to act, in the current state: nothing to say
+    with pytest.raises(StaleState):
+        table.require_turn(seat, 0)
+    with pytest.raises(NotYourTurn, match="not yours"):
+        table.require_turn((seat + 1) % 4, 1)
+    table.stand_in(seat)
+    assert table.is_bot(seat) and table.bot_to_act() == seat
+    with pytest.raises(NotYourTurn, match="left your seat to the computer"):
+        table.submit(seat, "draw", 1, computer=False)
+    turn = table.bot_turn()
+    table.stand_in(seat, computer=False)  # the person takes the seat back while the computer thinks
+    with pytest.raises(StaleState, match="taken back"):
+        table.submit(turn.seat, turn.choose(), turn.state_id, computer=True)
+    assert table.state_id == 1 and str(table.submit(seat, "draw", 1, computer=False)) == "draw"
+    with pytest.raises(NotYourTurn, match="only the people seated"):
+        table.require_person(None, "chat")
+    with pytest.raises(NotYourTurn, match="only the people seated"):
+        Table(RULES, parse_seats(["human"] + ["basic"] * 3, RULES), seed=1).stand_in(1)
+
+
+def test_a_rematch_is_a_new_match_at_the_same_seats_and_the_state_id_goes_on_counting() -> None:
+    rules = Rules.from_preset("classic", target=1000)
+    table = Table(rules, parse_seats(["human", "basic", "basic", "basic"], rules), seed=2)
+    table.stand_in(0)
+    with pytest.raises(NotYourTurn, match="a rematch is for its end"):
+        table.rematch(7)
+    while not table.match.is_over:
+        table.run_bots()
+        if not table.match.is_over:
+            table.submit(0, None, table.state_id)  # the person deals the next hand
+    final = table.state_id
+    table.rematch(7)
+    assert table.state_id == final + 1 and table.matches == 2 and table.seed == 7
+    assert not table.match.hands and not table.match.is_over and table.stand_ins == {0}
+    with pytest.raises(StaleState, match=f"state {final + 1}, not {final}"):
+        table.submit(0, None, final)  # a deal asked for in the old match
+    table.submit(0, None, final + 1)
+    assert table.state_id == final + 2
+    fresh = Table(rules, parse_seats(["human", "basic", "basic", "basic"], rules), seed=7)
+    assert table.match.hands[0]["deck"] == fresh.match.hands[0]["deck"]
+    fresh.stand_in(0)
+    assert table.bot_move() == fresh.bot_move()  # the new match's bots are seeded from its own seed
+

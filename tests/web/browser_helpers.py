@@ -284,6 +284,25 @@ def normalize(move: str) -> str:
     return word + " " + ", ".join(sorted(g.strip() for g in rest.split(",")))
 
 
+SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+MOVE_TAIL = re.compile(r":\s+(?:draw|pile|meld|discard|ask|yes|no)"
+                       r"(?:[\s,]+(?:[AKQJT98765432W]:|JK|[AKQJT98765432][SHDC]))*\s*\.?\s*$")
+
+
+def card_label(code: str) -> str:
+    """A card as the table shows it: ``K♠``, ``10♦``, ``Joker``."""
+    return "Joker" if code == "JK" else ("10" if code[0] == "T" else code[0]) + SUIT_SYMBOLS[code[1]]
+
+
+def as_said(sentence: str) -> str:
+    """An engine sentence as the page shows it (static/game/words.js ``sentence``): without the move in notation
+    at its end, cards as on the table, capitalised, with a full stop."""
+    text = MOVE_TAIL.sub("", sentence.strip()).strip()
+    text = re.sub(r"\b(JK|[AKQJT98765432][SHDC])\b", lambda m: card_label(m.group(1)), text)
+    text = text[:1].upper() + text[1:]
+    return text if re.search(r"[.!?\u2026]$", text) else text + "."
+
+
 def is_wild(code: str) -> bool:
     return code == "JK" or code[0] == "2"
 
@@ -403,7 +422,7 @@ def click_or_choose(page: Any, button: str, before: int, move: str) -> None:
     if wait_changed(page, before, move, chooser=True) == "chooser":
         choice = page.locator(f"#pile-choices button.choice[data-move={json.dumps(move)}]")
         if choice.count() != 1:
-            offered = each(page, "#pile-choices button.choice", "e => e.title")
+            offered = each(page, "#pile-choices button.choice", "e => e.dataset.move")
             pytest.fail(f"the chooser does not offer {move!r}: {offered}")
         choice.click()
         wait_changed(page, before, move)
@@ -415,7 +434,8 @@ def play_move(page: Any, move: str) -> None:
     logged = len(log_entries(page))
     seat = my_seat(page)
     word = move.split()[0]
-    page.click("#btn-clear")
+    if page.is_visible("#btn-clear"):  # hidden while answering "may I go out?"
+        page.click("#btn-clear")
     if word in ("draw", "ask", "yes", "no"):
         page.click(f"#btn-{word}")
         wait_changed(page, before, move)

@@ -13,7 +13,8 @@ pytest.importorskip("fastapi", reason="the web tests need the web extra: pip ins
 
 from canasta.bots import make_bot
 from canasta.web.protocol import ProtocolError, state_message
-from canasta.web.service import ServedTable, TableService
+from canasta.web.served import ServedTable
+from canasta.web.service import TableService
 from canasta.web.storage import AsyncStorage, open_storage
 
 

@@ -104,7 +104,8 @@ def test_the_lobby_offers_each_level_by_name_with_its_strength(tmp_path: Path) -
 
 
 def test_a_masters_budget_is_held_to_the_servers_cap() -> None:
-    from canasta.web.limits import Limits, check_search
+    from canasta.web.limits import Limits
+    from canasta.web.requests import check_search
 
     check_search("master", Limits())  # 100 ms is under the default cap of 2 s
     check_search("master", Limits(max_search=0.1))  # at the cap is allowed

@@ -125,6 +125,21 @@ def test_a_body_that_is_not_json_or_too_large_is_refused(client: TestClient) -> 
     big = client.post("/api/tables", content=b" " * 20_000 + b"{}", headers={"content-type": "application/json"})
     assert big.status_code == 413 and big.json()["error"] == "too_large"
     assert client.get("/api/health").json()["tables"] == 0
+    not_text = client.post("/api/tables", content=b"\x80{}", headers={"content-type": "application/json"})
+    assert not_text.status_code == 400 and not_text.json()["error"] == "bad_table"
+
+
+def test_only_the_requests_own_errors_are_a_bad_table(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A refusal is a CanastaError (a RequestError, or the rules' or seats' own); a plain ValueError is a bug, and
+    is not answered as a bad table with an internal sentence."""
+    from canasta.web.service import TableService
+
+    async def broken(self: TableService, body: object) -> None:
+        raise ValueError("an internal detail")
+
+    monkeypatch.setattr(TableService, "create", broken)
+    with pytest.raises(ValueError, match="internal detail"):
+        client.post("/api/tables", json={"preset": "classic"})
 
 
 def test_quick_play_redirects_to_a_seat_against_three_experts(client: TestClient) -> None:

@@ -123,7 +123,8 @@ def test_a_person_connected_to_another_server_process_is_not_away(storage_url: s
     away nor deals without his ``ready`` while B's heartbeat says he is there; once he leaves B, A counts
     his absence from when B last saw him, and a process that dies holding him stops counting.  One clock
     of the test's own drives both (no sleeping through minutes)."""
-    from canasta.web.service import PRESENCE_STALE, TableService
+    from canasta.web.presence import PRESENCE_STALE
+    from canasta.web.service import TableService
     from canasta.web.storage import AsyncStorage, open_storage
 
     async def scenario() -> None:

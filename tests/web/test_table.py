@@ -2,7 +2,7 @@
 tells the moves in words, explains itself, and passes axe-core.
 
 One real hand (seed :data:`HAND_SEED`) is played by keyboard only; at several moments of it the page
-is measured at 1366x768, 1920x1080 and 390x844 by resizing the same page.  Crowded and unusual tables
+is measured at 1366x768, 1920x1080, 360x740 and 390x844 by resizing the same page.  Crowded and unusual tables
 (12 melds a side, 22 cards in hand, two to six players, the end of a match) come from state messages
 that the test's own websocket route hands the page, in the protocol's shape, so no hand has to be
 played to reach them.
@@ -22,6 +22,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from canasta.rules import Rules
+from canasta.scoring import HandResult, SideScore, sheet_rows
 
 from .browser_helpers import (
     CHROMIUM,
@@ -59,8 +62,9 @@ if not CHROMIUM.exists():  # pragma: no cover - depends on the machine
 ROOT = Path(__file__).resolve().parents[2]
 HAND_SEED = 5
 """A deal whose hand, played by the hints, takes the pile, melds, and ends in about 17 turns."""
-SIZES = [(1366, 768), (1920, 1080), (390, 844)]
+SIZES = [(1366, 768), (1920, 1080), (360, 740), (390, 844)]
 PHONE = (390, 844)
+SMALL_PHONE = (360, 740)
 SOLO = ("human", "expert", "expert", "expert")
 
 
@@ -90,6 +94,11 @@ def new_context(browser: Any) -> Iterator[Callable[..., Any]]:
 @pytest.fixture(scope="module")
 def axe_script() -> Path:
     """axe-core's axe.min.js, installed from npm under tests/web/node_modules by scripts/ensure-axe.sh."""
+    return find_axe()
+
+
+def find_axe() -> Path:
+    """axe-core's axe.min.js (scripts/ensure-axe.sh installs it when missing); skips the test without it."""
     try:
         run = subprocess.run(["sh", str(ROOT / "scripts" / "ensure-axe.sh")], capture_output=True, text=True,
                              timeout=300, check=False)
@@ -121,7 +130,7 @@ FITS = "\n".join(line for line in Path(__file__).with_name("table_fits.js").read
 
 
 def check_fits(page: Any, moment: str, sizes: list[tuple[int, int]] = SIZES) -> None:
-    """At each size, everything a player needs is on screen without scrolling (then back to the phone)."""
+    """At each size, everything a player needs is on screen without scrolling (the last size stays)."""
     problems: list[str] = []
     for width, height in sizes:
         page.set_viewport_size({"width": width, "height": height})
@@ -232,12 +241,19 @@ def crafted_state(players: int = 4, sides: int = 2, melds_per_side: int = 12, ha
                 cards[-1] = "2D" if i % 2 else "JK"
             side_melds[key] = cards
         melds.append(side_melds)
+    # Seven cards or more make a canasta, which the server's view names (natural, or mixed with a wild card).
+    canastas = [{rank: "mixed" if any(c == "JK" or c[0] == "2" for c in cards) else "natural"
+                 for rank, cards in side_melds.items() if len(cards) >= 7 and rank != "3"} for side_melds in melds]
     hand_cards = [r + s for r in "AKQJT98765" for s in suits][:hand]
-    results = [{"sides": [{"bonuses": 900, "cards": 300, "total": 1200,
-                           "items": {"natural_canastas": 1, "mixed_canastas": 1, "wild_canastas": 0,
-                                     "canasta_bonus": 800, "red_threes": 1, "red_three_points": 100,
-                                     "going_out": 0, "melded": 320, "in_hand": -20}}
-                          for _ in range(sides)], "went_out": 1, "concealed": False, "totals": [1200] * sides}]
+    # Each finished hand as the server sends it: the engine's result and score sheet (1,200 a side; your side
+    # laid out all four red threes, the others two each).
+    ours = SideScore(mixed_canastas=1, canasta_bonus=300, red_threes=4, red_three_points=800, going_out=100,
+                     melded=20, in_hand=20)
+    theirs = SideScore(natural_canastas=1, canasta_bonus=500, red_threes=2, red_three_points=200, melded=600,
+                       in_hand=100)
+    result = HandResult((ours, *[theirs] * (sides - 1)), 1, False)
+    results = [result.to_json() | {"totals": list(result.totals),
+                                   "sheet": [row.to_json() for row in sheet_rows(result, Rules())]}]
     over = status_ != "playing"
     return {
         "type": "state", "state": 40, "legal": ["draw"] if not over else [], "legal_more": False, "elsewhere": 0,
@@ -251,27 +267,41 @@ def crafted_state(players: int = 4, sides: int = 2, melds_per_side: int = 12, ha
         "view": {"seat": 0, "rules": "classic", "dealer": players - 1, "turn": 0, "to_act": 0,
                  "phase": "over" if over else "draw", "scores": [2400] * sides, "minimums": [90] * sides,
                  "hand": [] if over else hand_cards, "hand_sizes": [hand] + [18] * (players - 1), "stock_size": 30,
-                 "pile": ["7H", "2C", "5D", "9S"], "pile_frozen": True, "melds": melds,
+                 "pile": ["7H", "2C", "5D", "9S"], "pile_frozen": True, "melds": melds, "canastas": canastas,
                  "red_threes": [["3H", "3D"]] + [["3H"]] * (sides - 1), "melded": [True] * players,
                  "known": [[] for _ in range(players)], "history": [], "drew": None, "asked": False, "answer": None,
-                 "result": results[0] if over else None, "sitting_out": None},
+                 "result": results[0] if over else None, "sitting_out": None,
+                 "hands_left": [hand_cards[:5], [], *[hand_cards[5 + 3 * k:8 + 3 * k] for k in range(players - 2)]]
+                 if over else []},
     }
 
 
+Answer = Callable[[dict[str, Any]], "dict[str, Any] | None"]
+"""What the crafted table's websocket answers to a message of the page (None: nothing)."""
+
+
 def open_crafted(context: Any, base: str, message: dict[str, Any], size: tuple[int, int] = PHONE,
-                 then: Sequence[dict[str, Any]] = ()) -> Any:
+                 then: Sequence[dict[str, Any]] = (), answer: Answer | None = None, seat: int = 0) -> Any:
     """The game page fed ``message`` (and the messages ``then``, in order) by a websocket route instead of
-    the server."""
+    the server, for ``seat``; ``answer`` answers the page's other messages (a ``resolve``, a ``move``).
+
+    The route's socket is ``page.crafted_socket``, for sending the page more messages."""
     page = context.new_page()
     page.set_viewport_size({"width": size[0], "height": size[1]})
 
     def route(ws: Any) -> None:
+        page.crafted_socket = ws
+
         def on_message(text: Any) -> None:
             data = json.loads(text)
             if data.get("type") == "hello":
-                ws.send(json.dumps({"type": "welcome", "table": "crafted", "seat": 0, "role": "player"}))
+                ws.send(json.dumps({"type": "welcome", "table": "crafted", "seat": seat, "role": "player"}))
                 for each in [message, *then]:
                     ws.send(json.dumps(each))
+            elif answer is not None:
+                reply = answer(data)
+                if reply is not None:
+                    ws.send(json.dumps(reply))
         ws.on_message(on_message)
 
     page.route_web_socket(re.compile(r"/ws/"), route)
@@ -410,20 +440,20 @@ def test_every_table_size_is_laid_out_around_the_felt(server: Server, new_contex
 @pytest.mark.parametrize(("hand", "melds"), [(11, 4), (15, 8), (22, 12)])
 def test_on_a_phone_every_card_of_the_hand_is_a_44_px_target(server: Server, new_context: Callable[..., Any],
                                                             hand: int, melds: int) -> None:
-    """At 390x844 each card of the hand shows a finger 44x44 px of itself, rows of cards overlapping by a
-    bounded amount, with the whole table on the screen (table_fits.js samples what ``elementFromPoint``
-    finds, so a card covered by its neighbours fails).  A selected card rises and still leaves the card
-    above it 44 px.  The names in the top bar and at the seats are whole (they wrap, never cut)."""
+    """At 360x740 and 390x844 each card of the hand shows a finger 44x44 px of itself, rows of cards
+    overlapping by a bounded amount, with the whole table on the screen (table_fits.js samples what
+    ``elementFromPoint`` finds, so a card covered by its neighbours fails).  A selected card rises and still
+    leaves the card above it 44 px.  The names in the top bar and at the seats are whole (they wrap, never cut)."""
     page = open_crafted(new_context(has_touch=True), server.base,
                         crafted_state(hand=hand, melds_per_side=melds, names=LONG_NAMES))
     assert len(hand_codes(page)) == hand
-    check_fits(page, f"{hand} cards in hand on a phone", [PHONE])
+    check_fits(page, f"{hand} cards in hand on a phone", [SMALL_PHONE, PHONE])
     rows = sorted({round(y) for y in each(page, "#hand .card", "e => e.getBoundingClientRect().top")})
     assert len(rows) == (hand + 7) // 8 or len(rows) == (hand + 7) // 8 + 1, rows  # about 8 cards a row
     assert all(b - a >= 44 for a, b in itertools.pairwise(rows)), rows
     for code in ("KH", "QS", "JD") if hand > 11 else ("KH",):  # a card selected in a lower row rises
         page.click(f'#hand .card[data-card="{code}"]')
-    check_fits(page, f"{hand} cards with some selected on a phone", [PHONE])
+    check_fits(page, f"{hand} cards with some selected on a phone", [SMALL_PHONE, PHONE])
     text = page.inner_text("#scores")
     for name in LONG_NAMES[:4]:
         assert name in text, text
@@ -485,7 +515,8 @@ def test_rules_page_guide_and_links(server: Server, new_context: Callable[..., A
     with urllib.request.urlopen(server.base + "/rules/classic?set=draw=2&set=target=7500", timeout=5) as answer:
         html = answer.read().decode()
         assert "default-src 'self'" in answer.headers["Content-Security-Policy"]
-    assert "<h1>Canasta: classic" in html and "draw two cards" in " ".join(html.split()), html[:400]
+    assert "<h1>The rules at this table: classic Canasta" in html, html[:400]
+    assert "draw two cards" in " ".join(html.split()), html[:400]
     assert "<script" not in html and "http" not in html.replace("http-equiv", "")
     for bad in ("/rules/nonsense", "/rules/classic?set=bogus=1", "/rules/classic?set=draw=7"):
         with pytest.raises(urllib.error.HTTPError) as refused:

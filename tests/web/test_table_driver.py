@@ -17,7 +17,8 @@ pytest.importorskip("fastapi", reason="the web tests need the web extra: pip ins
 from fastapi.testclient import TestClient
 
 from canasta.web.app import create_app
-from canasta.web.service import ServedTable, TableService
+from canasta.web.served import ServedTable
+from canasta.web.service import TableService
 from canasta.web.storage import AsyncStorage, Event, StorageError, open_storage
 
 DATA = Path(__file__).resolve().parents[1] / "play" / "data"

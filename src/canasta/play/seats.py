@@ -124,7 +124,9 @@ def _parse_one(index: int, spec: SeatSpec, files: bool) -> tuple[str, str | None
         make_bot(kind, random.Random(0), files=files)  # an unknown name or a bad budget, in its own sentence
     except CanastaError as exc:
         raise SeatError(f"seat {index}: {exc}") from None
-    except ValueError as exc:  # a policy file that does not load
+    except ValueError as exc:  # a policy file that does not load (files=True only; anything else is a bug)
+        if not files:
+            raise
         raise SeatError(f"seat {index}: {exc}") from None
     level = find_level(kind)
     return (level.kind if level is not None else kind), name

@@ -4,7 +4,11 @@
 raises the engine's named errors: :class:`~canasta.errors.MatchOver`,
 :class:`~canasta.errors.NotYourTurn`, :class:`~canasta.errors.StaleState`,
 :class:`~canasta.errors.MoveSyntaxError`, :class:`~canasta.errors.IllegalMoveError`.
-Nothing changes when one is raised.  The **state id** counts the deals and moves applied.
+Nothing changes when one is raised.  The **state id** counts the deals and moves applied, and
+the new matches started at the same seats (:meth:`Table.rematch`), so a state id names one
+moment of the table over every match played at it.  :meth:`Table.require_turn` is the part
+of that order before the move itself (what a front end checks before a hint or a selection),
+:meth:`Table.require_person` and :meth:`Table.require_rematch` the table's other refusals.
 
 Computer players choose from their seat's :class:`~canasta.views.View` and the legal moves
 only (:func:`bot_choice`); the bot at seat ``k`` plays hand ``i`` with
@@ -29,6 +33,10 @@ canasta.errors.NotYourTurn: it is Basic 2's turn, not yours
 Traceback (most recent call last):
 ...
 canasta.errors.StaleState: the table has moved on (state 2, not 1)
+>>> table.rematch(8)
+Traceback (most recent call last):
+...
+canasta.errors.NotYourTurn: the match goes on; a rematch is for its end
 """
 
 from __future__ import annotations
@@ -37,8 +45,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..bots import Bot, make_bot
-from ..errors import MatchOver, NotYourTurn, StaleState
-from ..match import Match, bot_random
+from ..errors import MatchOver, NotYourTurn, SeatError, StaleState
+from ..match import SEEDING, Match, bot_random
 from ..moves import Move
 from ..rules import Rules
 from ..state import GameState
@@ -104,7 +112,7 @@ class Table:
     def __init__(self, rules: Rules, seats: Sequence[Seat], seed: int, *, match: Match | None = None,
                  deal: bool = True, files: bool = False) -> None:
         if len(seats) != rules.players:
-            raise ValueError(f"{rules.preset} seats {rules.players} players, not {len(seats)}")
+            raise SeatError(f"{rules.preset} seats {rules.players} players, not {len(seats)}")
         self.rules = rules
         self.seats = list(seats)
         self.seed = seed
@@ -113,6 +121,9 @@ class Table:
             match = Match(rules, [s.name for s in seats], seed=seed, deal=False)
         self.match = match
         self.state_id = len(match.hands) + sum(len(hand["moves"]) for hand in match.hands)
+        """The deals, moves and rematches applied at this table (a loaded match counts its own)."""
+        self.matches = 1
+        """The matches played at this table, this one included (:meth:`rematch`)."""
         self._bots: dict[int, Bot] = {}
         self._bots_key: tuple[int, frozenset[int]] = (-1, frozenset())
         self.stand_ins: set[int] = set()
@@ -177,22 +188,29 @@ class Table:
 
     # -- moves --------------------------------------------------------------------------
 
-    def judge(self, seat: int | None, text: str | Move | None, state_id: int | None = None) -> Move | None:
-        """Check a move (``text``) or the next deal (None) without applying it; the move parsed.
+    def require_turn(self, seat: int | None, state_id: int | None = None, *, deal: bool = False,
+                     computer: bool | None = None) -> None:
+        """The protocol's checks before the move itself: ``seat`` may act now in state ``state_id``.
 
-        ``seat`` is the seat sending it, None for a spectator, :data:`HOUSE` for the table
-        itself (it may only deal).  In order: the match is over (``MatchOver``), the sender may
-        not act now (``NotYourTurn``), ``state_id`` is not the current one (``StaleState``;
-        None skips this check), the text does not parse (``MoveSyntaxError``), the rules
-        refuse the move (``IllegalMoveError``).
+        ``seat`` is the sender, None for a spectator, :data:`HOUSE` for the table itself (it may
+        only deal); ``deal`` asks for the next deal instead of a move.  In order: the match is
+        over (``MatchOver``), the sender may not act now (``NotYourTurn``), ``state_id`` is not
+        the current one (``StaleState``; None skips this check).  ``computer`` says who sends
+        for a seat: True a computer player (a person who took the seat back since it began to
+        think makes the move ``StaleState``), False its person (refused, ``NotYourTurn``, while
+        the seat is left to the computer); None does not ask.
         """
         match = self.match
         state = match.state
         if match.is_over:
             raise MatchOver("the match is over")
+        if computer is not None and seat is not None and seat >= 0 and computer != self.is_bot(seat):
+            if computer:
+                raise StaleState("the seat was taken back")
+            raise NotYourTurn("you left your seat to the computer; take it back first")
         if seat is None:
             raise NotYourTurn("spectators watch; they do not play")
-        if text is None:
+        if deal:
             if match.hands and not state.is_over:
                 raise NotYourTurn("the hand is still being played")
         elif seat == HOUSE or state.is_over or not match.hands:
@@ -201,10 +219,32 @@ class Table:
             raise NotYourTurn(f"it is {self.names[state.to_act]}'s turn, not yours")
         if state_id is not None and state_id != self.state_id:
             raise StaleState(f"the table has moved on (state {self.state_id}, not {state_id})")
+
+    def require_person(self, seat: int | None, what: str) -> int:
+        """The person's seat that may ``what`` (say it is ready, chat, leave the seat...), even when left to the
+        computer; ``NotYourTurn`` for a spectator, the table itself or a computer player's seat."""
+        if seat is None or not 0 <= seat < len(self.seats) or not self.seats[seat].is_human:
+            raise NotYourTurn(f"only the people seated at the table {what}")
+        return seat
+
+    def require_rematch(self) -> None:
+        """``NotYourTurn`` unless the match is over (a new match at the same seats is for its end)."""
+        if not self.match.is_over:
+            raise NotYourTurn("the match goes on; a rematch is for its end")
+
+    def judge(self, seat: int | None, text: str | Move | None, state_id: int | None = None, *,
+              computer: bool | None = None) -> Move | None:
+        """Check a move (``text``) or the next deal (None) without applying it; the move parsed.
+
+        :meth:`require_turn` first (``MatchOver``, ``NotYourTurn``, ``StaleState``; ``computer``
+        as there), then the text does not parse (``MoveSyntaxError``), the rules refuse the move
+        (``IllegalMoveError``).
+        """
+        self.require_turn(seat, state_id, deal=text is None, computer=computer)
         if text is None:
             return None
         move = text if isinstance(text, Move) else Move.parse(text)
-        state.check(move)
+        self.match.state.check(move)
         return move
 
     def apply(self, move: Move | None) -> Move | None:
@@ -216,15 +256,38 @@ class Table:
         self.state_id += 1
         return applied
 
-    def submit(self, seat: int | None, text: str | Move | None, state_id: int | None = None) -> Move | None:
+    def submit(self, seat: int | None, text: str | Move | None, state_id: int | None = None, *,
+               computer: bool | None = None) -> Move | None:
         """Judge and apply: the one way a move (or the next deal, ``text`` None) gets in."""
-        return self.apply(self.judge(seat, text, state_id))
+        return self.apply(self.judge(seat, text, state_id, computer=computer))
 
     def deal(self) -> GameState:
         """Deal the next hand (the first one too), by the match's seeding."""
         state = self.match.new_hand()
         self.state_id += 1
         return state
+
+    def rematch(self, seed: int, seeding: str = SEEDING) -> None:
+        """Start a new match at the same seats, shuffled from ``seed``, its first hand not dealt yet.
+
+        The state id goes on counting (the rematch is one), so a move chosen in the old match
+        is stale in the new one; the seats left to the computer stay so.  ``NotYourTurn``
+        while the match goes on (:meth:`require_rematch`).
+        """
+        self.require_rematch()
+        self.seed = seed
+        self.match = Match(self.rules, list(self.names), seed=seed, deal=False, seeding=seeding)
+        self.matches += 1
+        self.state_id += 1
+        self._bots_key = (-1, frozenset())  # hand 0 of the new match has bots of its own seed
+
+    def stand_in(self, seat: int, computer: bool = True) -> None:
+        """Leave a person's seat to the computer (an ``expert`` plays it), or give it back (``computer`` False)."""
+        self.require_person(seat, "leave their seats to the computer")
+        if computer:
+            self.stand_ins.add(seat)
+        else:
+            self.stand_ins.discard(seat)
 
     def bot_turn(self) -> BotTurn:
         """The decision of the computer player to act: its seat's view and the legal moves, nothing else."""

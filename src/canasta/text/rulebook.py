@@ -9,9 +9,14 @@ down in ``docs/rules.md``; cards are named as in ``shared/spec/NOTATION.md``, an
 are counted from 1, as people count them (NOTATION.md and the JSON records count from 0).  The page
 itself names no file: an installed copy has none of these documents, so it points to commands only.
 
+``rules_text(rules, table=True)`` is the same page for a player at a table (the browser table's rules
+page): cards as the table shows them (``A♠``, ``10♦``), the table's settings in words, and no command.
+
 >>> text = rules_text(Rules.from_preset("classic", draw=2))
 >>> "draw two cards from the top of the stock" in " ".join(text.split())
 True
+>>> rules_text(Rules.from_preset("classic", target=1000), table=True).splitlines()[0]
+'# The rules at this table: classic Canasta'
 """
 
 from __future__ import annotations
@@ -170,9 +175,14 @@ def red_three_brief(rules: Rules) -> str:
                       *(f"{words} {points:,}" for words, points in _red_three_counts(rules))])
 
 
-def card_value_rows() -> list[str]:
-    """Card values, highest first (``cards.KIND_VALUE``); red threes are bonuses, not values."""
+def card_value_rows(table: bool = False) -> list[str]:
+    """Card values, highest first (``cards.KIND_VALUE``); red threes are bonuses, not values.
+
+    ``table``: tens written 10, as on the table's cards (T in the notation).
+    """
     names = {TWO: "2", JOKER_KIND: "joker", BLACK_THREE: "black 3"}
+    if table:
+        names[KIND_CHARS.index("T")] = "10"
     by_value: dict[int, list[str]] = {}
     for kind in (JOKER_KIND, *range(NUM_KINDS)):
         if kind == RED_THREE:
@@ -196,7 +206,40 @@ def _partner(rules: Rules, seat: int) -> list[int]:
     return [] if partner is None else [partner]
 
 
-def _title(rules: Rules) -> str:
+GAME_NAMES = {
+    "classic": "classic Canasta", "two-player-draw-one": "two-player Canasta, drawing one card",
+    "six-player-two-teams": "six-player Canasta in two sides of three",
+}
+
+
+def game_name(preset: str) -> str:
+    """A preset as a player names the game: ``classic Canasta``, ``two-player Canasta``."""
+    return GAME_NAMES.get(preset, f"{preset} Canasta")
+
+
+def _setting(name: str, value: object) -> str:
+    """An option's value as a player reads it: ``Points to win the match: 1,000``."""
+    option = OPTIONS.get(name)
+    if option is None:
+        return f"{LABELS.get(name, name.replace('_', ' ')).capitalize()}: {_value(value)}"
+    return f"{option.label}: {option.words(value)}"
+
+
+def _table_title(rules: Rules) -> str:
+    changed = options_changed(rules)
+    blocks = [f"# The rules at this table: {game_name(rules.preset)}", _para(
+        "These are the complete rules of the game at this table, as the table and its computer players play "
+        "it. Seats and sides are counted from 1, clockwise.")]
+    if changed:
+        blocks += [_para(f"This table changes {'this setting' if len(changed) == 1 else 'these settings'} of "
+                         f"{game_name(rules.preset)}:"),
+                   _bullets(_setting(name, value) for name, value in changed.items())]
+    return "\n\n".join(blocks)
+
+
+def _title(rules: Rules, table: bool = False) -> str:
+    if table:
+        return _table_title(rules)
     changed = options_changed(rules)
     extra = f", with {', '.join(f'{k}={_value(v)}' for k, v in changed.items())}" if changed else ""
     return "\n\n".join([
@@ -254,16 +297,19 @@ def _players(rules: Rules) -> str:
     return _section("Players and sides", *blocks)
 
 
-def _cards(rules: Rules) -> str:
+def _cards(rules: Rules, table: bool = False) -> str:
     d = rules.decks
     decks = "One deck" if d == 1 else f"{_cap(number(d))} decks"
+    red, black = ("3\u2665, 3\u2666", "3\u2660, 3\u2663") if table else ("3H, 3D", "3S, 3C")
+    written = ("A card shows its rank and suit, as on the table: A\u2660, 10\u2666, 3\u2665, and Joker for a joker."
+               if table else "Cards are written rank then suit: AS, TD, 3H, and JK for a joker.")
     return _section("The cards", _para(
         f"{decks} of 52 cards and {counted(2 * d, 'joker')}, {rules.deck_size:,} cards in all, "
         "shuffled together.",
         "Jokers and 2s are wild. The natural cards are the 4s up to the aces.",
-        f"Threes are neither: the {number(rules.red_three_count)} red threes (3H, 3D) are bonus cards, "
-        f"and the {number(2 * d)} black threes (3S, 3C) stop the pile.",
-        "Cards are written rank then suit: AS, TD, 3H, and JK for a joker."))
+        f"Threes are neither: the {number(rules.red_three_count)} red threes ({red}) are bonus cards, "
+        f"and the {number(2 * d)} black threes ({black}) stop the pile.",
+        written))
 
 
 def _deal(rules: Rules) -> str:
@@ -317,12 +363,13 @@ def _red_threes(rules: Rules) -> str:
         _bullets(items))
 
 
-def _melds(rules: Rules) -> str:
+def _melds(rules: Rules, table: bool = False) -> str:
+    joker = "joker" if table else "JK"
     if rules.wilds_at_most_naturals:
         limit = (f"at most {number(MAX_WILD)} wild cards, and never more wild cards than natural ones "
-                 "(5-5-2-2 is a meld; 5-5-2-2-JK and 5-2-2 are not)")
+                 f"(5-5-2-2 is a meld; 5-5-2-2-{joker} and 5-2-2 are not)")
     else:
-        limit = f"at most {number(MAX_WILD)} wild cards (5-5-2-2-JK is a meld; 5-2-2 and 5-5-2-2-2-2 are not)"
+        limit = f"at most {number(MAX_WILD)} wild cards (5-5-2-2-{joker} is a meld; 5-2-2 and 5-5-2-2-2-2 are not)"
     if rules.wild_card_melds:
         wild = ("At this table a side may also have one meld of wild cards only: three or more 2s and "
                 f"jokers, with no limit of {number(MAX_WILD)}. Once a side has one, it may not put wild cards "
@@ -486,7 +533,7 @@ def _concealed(rules: Rules) -> str:
         "taking the pile, the minimum applies to the pile move as usual."))
 
 
-def _scoring(rules: Rules) -> str:
+def _scoring(rules: Rules, table: bool = False) -> str:
     bonuses = [f"natural canasta: {NATURAL_CANASTA}", f"mixed canasta: {MIXED_CANASTA}"]
     if rules.wild_card_melds:
         bonuses.append(f"canasta of wild cards: {rules.wild_canasta_bonus:,}")
@@ -503,7 +550,7 @@ def _scoring(rules: Rules) -> str:
         "At the end of each hand every side scores its bonuses and the values of the cards it melded, "
         "minus the values of all cards left in its players' hands, even cards that would make a meld. "
         "Hand totals and match totals may be below zero."),
-        _para("Card values:"), _bullets(card_value_rows()),
+        _para("Card values:"), _bullets(card_value_rows(table)),
         _para("Bonuses:"), _bullets(bonuses))
 
 
@@ -518,7 +565,7 @@ def _match(rules: Rules) -> str:
         "There is no bonus for winning the match."))
 
 
-def _differences(rules: Rules) -> str:
+def _differences(rules: Rules, table: bool = False) -> str:
     classic = PRESETS["classic"]
     preset = PRESETS.get(rules.preset, classic)
     items = []
@@ -527,16 +574,31 @@ def _differences(rules: Rules) -> str:
         value, was = getattr(rules, name), getattr(classic, name)
         if name == "preset" or value == was:
             continue
-        origin = f"set by the preset {rules.preset}" if value == getattr(preset, name) else "set with --set"
+        from_preset = value == getattr(preset, name)
+        if table:
+            origin = f"as {game_name(rules.preset)} has it" if from_preset else "chosen for this table"
+            said = _setting(name, value).partition(": ")
+            note = " (it matters only with melds of wild cards)" if (
+                name in WILD_MELD_FIELDS and not rules.wild_card_melds) else ""
+            was_words = _setting(name, was).partition(": ")[2]
+            items.append(f"{said[0]}: {said[2]} instead of {was_words}, {origin}{note}")
+            continue
+        origin = f"set by the preset {rules.preset}" if from_preset else "set with --set"
         note = " (no effect while wild_card_melds is false)" if (
             name in WILD_MELD_FIELDS and not rules.wild_card_melds) else ""
         label = LABELS.get(name, name.replace("_", " "))
         label = "" if label == name.replace("_", " ") else f" ({label})"
         items.append(f"`{name}`{label}: {_value(value)} instead of {_value(was)}, {origin}{note}")
     if red_three_values(rules) != red_three_values(classic):  # a consequence of the decks, not an option
-        origin = f"set by the preset {rules.preset}" if rules.decks == preset.decks else "set with --set"
-        items.append(f"red threes ({number(rules.red_three_count)} with {counted(rules.decks, 'deck')}): "
-                     f"{red_three_brief(rules)} instead of {red_three_brief(classic)}, {origin} (`decks`)")
+        from_preset = rules.decks == preset.decks
+        if table:
+            origin = f"as {game_name(rules.preset)} has it" if from_preset else "chosen for this table"
+            items.append(f"Red threes ({number(rules.red_three_count)} with {counted(rules.decks, 'deck')}): "
+                         f"{red_three_brief(rules)} instead of {red_three_brief(classic)}, {origin}")
+        else:
+            origin = f"set by the preset {rules.preset}" if from_preset else "set with --set"
+            items.append(f"red threes ({number(rules.red_three_count)} with {counted(rules.decks, 'deck')}): "
+                         f"{red_three_brief(rules)} instead of {red_three_brief(classic)}, {origin} (`decks`)")
     if not items:
         return _section("Differences from classic", _para("None: this is the classic game."))
     return _section("Differences from classic", _bullets(items))
@@ -544,8 +606,15 @@ def _differences(rules: Rules) -> str:
 
 SECTIONS = (_title, _players, _cards, _deal, _red_threes, _melds, _canastas, _first_meld, _turn, _pile,
             _empty_stock, _going_out, _asking, _concealed, _scoring, _match, _differences)
+FOR_TABLE = {_title, _cards, _melds, _scoring, _differences}
+"""The sections whose words change for a player at a table (``table=True``)."""
 
 
-def rules_text(rules: Rules) -> str:
-    """The complete rules of the game ``rules`` describes, in plain English (Markdown)."""
-    return "\n\n".join(part for part in (section(rules) for section in SECTIONS) if part) + "\n"
+def rules_text(rules: Rules, table: bool = False) -> str:
+    """The complete rules of the game ``rules`` describes, in plain English (Markdown).
+
+    ``table``: for a player at a table: cards as the table shows them, its settings in words, no command.
+    """
+    parts = (section(rules, table) if section in FOR_TABLE else section(rules)
+             for section in SECTIONS)
+    return "\n\n".join(part for part in parts if part) + "\n"

@@ -21,24 +21,19 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from ..errors import CanastaError
 from ..play import HUMAN
 from . import pool as cpu_pool
-from .limits import (
-    BodyTooLarge,
-    Guards,
-    Limits,
-    RateLimiter,
-    Waiting,
-    check_table_request,
-    client_key,
-    read_body,
-    retry_after,
-)
+from .limits import BodyTooLarge, Guards, Limits, RateLimiter, Waiting, client_key, read_body, retry_after
+from .messages import HintRequest, RequestId, ResolveRequest, ServerMessage
+from .presence import PRESENCE_EVERY
 from .protocol import ProtocolError, dumps, parse_client_message, setup_message, state_message
+from .requests import SeedRefused, TableRequest
 from .scorekeeper import router as scorekeeper_router
 from .scorekeeper import sheet_rules
-from .security import SecurityMiddleware, escape, escape_logs, renew_seat
-from .service import CLOCK_TICK, PRESENCE_EVERY, SeedRefused, ServedTable, TableService
+from .security import SecurityMiddleware, escape, escape_logs
+from .served import ServedTable
+from .service import CLOCK_TICK, TableService
 from .storage import AsyncStorage, StorageError, open_storage
 
 log = logging.getLogger("canasta.web")
@@ -82,8 +77,8 @@ class WebSocketConnection:
             return
         self.queue.put_nowait(text)
 
-    def send_message(self, message: dict[str, Any]) -> None:
-        """Queue one message given as a dict."""
+    def send_message(self, message: ServerMessage) -> None:
+        """Queue one message (one of :mod:`.messages`)."""
         self.send(dumps(message))
 
     async def _write(self) -> None:
@@ -181,16 +176,15 @@ def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7, follow: floa
 
     @app.get("/rules/{preset}", include_in_schema=False)
     async def rules_page(preset: str, request: Request) -> Response:
-        # The table's exact rules, as `canasta rules PRESET --set OPTION=VALUE ...` prints them.
-        from ..errors import CanastaError
+        # The table's exact rules for its players (cards as on the table, its settings in words, no command).
         from ..text.rulebook import rules_text
 
         try:
             rules, _, _ = sheet_rules(preset, list(request.query_params.multi_items()))
-        except (CanastaError, ValueError) as exc:
+        except CanastaError as exc:  # a RequestError, or the rules' own RulesError
             return Response(str(exc).splitlines()[0] if str(exc) else "bad request", status_code=400,
                             media_type="text/plain")
-        return HTMLResponse(rules_html(rules_text(rules)))
+        return HTMLResponse(rules_html(rules_text(rules, table=True)))
 
     @app.get("/api/health")
     async def health() -> dict[str, Any]:
@@ -208,10 +202,6 @@ def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7, follow: floa
         return _error(429, "rate_limited", "too many new tables from one place; try again later",
                       {"Retry-After": retry_after(wait)})
 
-    async def create(data: object) -> dict[str, Any]:
-        check_table_request(data, limits)
-        return await service().create(data)
-
     @app.post("/api/tables")
     async def create_table(request: Request) -> Response:
         try:
@@ -220,16 +210,18 @@ def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7, follow: floa
             return _error(413, "too_large", str(exc), {"Connection": "close"})
         try:
             data = json.loads(body)
-        except (ValueError, RecursionError):
+        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
             return _error(400, "bad_table", "the request is not JSON")
         if (refused := too_many_tables(request)) is not None:
             return refused
         try:
-            answer = await create(data)
+            table_request = TableRequest.parse(data, limits)
         except SeedRefused as exc:
             return _error(400, "seed_refused", str(exc))
-        except ValueError as exc:
+        except CanastaError as exc:  # a RequestError, or rules or seats that do not exist
             return _error(400, "bad_table", str(exc))
+        try:
+            answer = await service().create(table_request)
         except StorageError as exc:
             log.error("creating a table failed: %s", exc)
             return _error(503, "storage_unavailable", "the server cannot store tables right now; try again later")
@@ -244,13 +236,15 @@ def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7, follow: floa
     async def quick_play(request: Request) -> Response:
         if (refused := too_many_tables(request)) is not None:
             return refused
+        seats = [{"kind": HUMAN, "name": "You"}] + [{"kind": "expert", "name": n} for n in ("West", "North", "East")]
         try:
-            answer = await create({"preset": "classic", "seats": [{"kind": HUMAN, "name": "You"}] + [
-                {"kind": "expert", "name": name} for name in ("West", "North", "East")]})
+            answer = await service().create(TableRequest.parse({"preset": "classic", "seats": seats}, limits))
         except StorageError as exc:
             log.error("creating a table failed: %s", exc)
             return _error(503, "storage_unavailable", "the server cannot store tables right now; try again later")
-        return RedirectResponse(answer["seats"][0]["link"], status_code=303)
+        link = answer["seats"][0]["link"]
+        assert link is not None  # seat 0 is a person's
+        return RedirectResponse(link, status_code=303)
 
     @app.websocket("/ws/{table_id}")
     async def play(ws: WebSocket, table_id: str) -> None:
@@ -341,7 +335,7 @@ async def _first_frame(ws: WebSocket, evicted: asyncio.Event, seconds: float) ->
 async def _answer(svc: TableService, conn: WebSocketConnection, table: ServedTable | None, table_id: str,
                   frame: Any) -> ServedTable | None:
     """Answer one client message; returns the table the connection is at (after a ``hello``)."""
-    request_id: object = None
+    request_id: RequestId = None
     if table is not None and conn not in table.connections:  # its seat's link was renewed elsewhere
         table = None
     try:
@@ -349,12 +343,11 @@ async def _answer(svc: TableService, conn: WebSocketConnection, table: ServedTab
         if text is None:
             raise ProtocolError("bad_message", "messages are JSON text, not binary")
         message = parse_client_message(text)
-        request_id = message.get("id")
-        kind = message["type"]
-        if kind == "ping":
+        request_id = message["id"]
+        if message["type"] == "ping":
             conn.send_message({"type": "pong", "id": request_id})
             return table
-        if kind == "hello":
+        if message["type"] == "hello":
             found = await svc.get(table_id) if _TABLE_ID.fullmatch(table_id) else None
             if found is None:
                 raise ProtocolError("no_table", "there is no table here; ask for a new link")
@@ -379,30 +372,28 @@ async def _answer(svc: TableService, conn: WebSocketConnection, table: ServedTab
             return found
         if table is None:
             raise ProtocolError("bad_token", "say hello with your seat's token first")
-        if kind == "renew":
-            token = await renew_seat(svc, table, conn)
+        if message["type"] == "renew":
+            token = await svc.renew(table, conn)
             conn.send_message({"type": "renewed", "token": token, "link": f"/t/{table.id}#{token}", "id": request_id})
             return table
-        if kind in ("hint", "resolve"):
+        if message["type"] == "hint" or message["type"] == "resolve":
             await _work(svc, conn, table, message)
             return table
-        if kind == "chat":
+        if message["type"] == "chat":
             if conn.guards is not None and (wait := conn.guards.chat(table.id, conn.seat, conn.address)):
                 raise ProtocolError("rate_limited", f"too many chat lines; write again in {retry_after(wait)}s")
             line = await svc.say(table, conn.seat, message["text"])
             conn.send_message({"type": "ack", "state": table.state_id, "id": request_id, "move": "chat"})
             svc.tell(table, {"type": "chat", "messages": [line]})
             return table
-        if kind in ("rematch", "leave", "back"):
-            if kind == "rematch":
-                state_id, applied = await svc.rematch(table, conn.seat)
-            else:
-                state_id, applied = await svc.hand_over(table, conn.seat, kind == "leave")
-            conn.send_message({"type": "ack", "state": state_id, "id": request_id, "move": applied})
-            asyncio.get_running_loop().call_soon(svc.changed, table)
-            return table
-        text_move = message["move"] if kind == "move" else None
-        state_id, applied = await svc.submit(table, conn.seat, text_move, message["state"])
+        if message["type"] == "move":
+            state_id, applied = await svc.submit(table, conn.seat, message["move"], message["state"])
+        elif message["type"] == "ready" or message["type"] == "next":
+            state_id, applied = await svc.submit(table, conn.seat, None, message["state"])
+        elif message["type"] == "rematch":
+            state_id, applied = await svc.rematch(table, conn.seat)
+        else:  # leave or back
+            state_id, applied = await svc.hand_over(table, conn.seat, message["type"] == "leave")
         conn.send_message({"type": "ack", "state": state_id, "id": request_id, "move": applied})
         asyncio.get_running_loop().call_soon(svc.changed, table)  # let the ack go out before the broadcast is built
     except ProtocolError as exc:
@@ -414,10 +405,11 @@ async def _answer(svc: TableService, conn: WebSocketConnection, table: ServedTab
     return table
 
 
-async def _work(svc: TableService, conn: WebSocketConnection, table: ServedTable, message: dict[str, Any]) -> None:
+async def _work(svc: TableService, conn: WebSocketConnection, table: ServedTable,
+                message: HintRequest | ResolveRequest) -> None:
     """Answer a ``hint`` or ``resolve``: CPU work, done in the pool and bounded per connection, per seat and per
     address (docs/security.md); an untrusted address's work takes one pool thread at a time."""
-    kind, request_id = message["type"], message.get("id")
+    kind, request_id = message["type"], message["id"]
     limiter = conn.hints if kind == "hint" else conn.resolves
     if limiter is not None and (wait := limiter.take(0)):
         raise ProtocolError("rate_limited", f"too many {kind}s; ask again in {retry_after(wait)}s")
@@ -429,12 +421,12 @@ async def _work(svc: TableService, conn: WebSocketConnection, table: ServedTable
         address = conn.address
         charging = cpu_pool.charge_to.set(lambda seconds: guards.cpu.spend(address, seconds))
     try:
-        if kind == "hint":
+        if message["type"] == "hint":
             move, reason = await svc.hint(table, conn.seat, message["state"], key)
             conn.send_message({"type": "hint", "move": move, "reason": reason, "id": request_id})
         else:
-            moves, why = await svc.resolve(table, conn.seat, message.get("cards", []), message["action"],
-                                           message["state"], key, message.get("onto"))
+            moves, why = await svc.resolve(table, conn.seat, message["cards"], message["action"],
+                                           message["state"], key, message["onto"])
             conn.send_message({"type": "moves", "action": message["action"], "moves": moves, "reason": why,
                                "state": message["state"], "id": request_id})
     finally:

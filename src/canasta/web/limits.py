@@ -13,7 +13,7 @@ from typing import Any
 
 from fastapi import Request
 
-from ..rules import PRESETS, Rules
+from ..rules import PRESETS
 
 KIB = 1024
 
@@ -106,47 +106,8 @@ HAND_CAPS: dict[str, int] = {
 ``legal_moves`` under 50 ms (the generator's time grows steeply with the hand dealt: two-player
 with 40 cards takes half a second, with 45 ten seconds)."""
 MAX_DECKS: dict[str, int] = {name: max(3, rules.decks) for name, rules in PRESETS.items()}
-"""Most decks per preset: one more than two-deck presets use; six-player games keep their three."""
-
-
-def check_web_rules(rules: Rules) -> None:
-    """``ValueError`` when the rules deal more than a real table can (web tables only)."""
-    decks, hand = MAX_DECKS[rules.preset], HAND_CAPS[rules.preset]
-    if rules.decks > decks:
-        raise ValueError(f"{rules.preset} is played with at most {decks} decks on this server")
-    if rules.hand_size > hand:
-        raise ValueError(f"{rules.preset} deals at most {hand} cards a hand on this server")
-
-
-def check_search(kind: str, limits: Limits) -> None:
-    """``ValueError`` when a seat's ``search`` budget (a level's too) is over the server's cap."""
-    from ..bots.levels import find_level
-    from ..bots.search import parse_budget
-
-    level = find_level(kind)
-    kind = level.bot if level is not None else kind
-    if kind.partition(":")[0] != "search":
-        return
-    budget = parse_budget(kind)
-    if budget.seconds is not None and budget.seconds > limits.max_search:
-        raise ValueError(f"a search player may think at most {limits.max_search:g}s a move on this server")
-    if budget.rollouts is not None and budget.rollouts > limits.max_rollouts:
-        raise ValueError(f"a search player may take at most {limits.max_rollouts} rollouts on this server")
-
-
-def check_table_request(body: object, limits: Limits) -> None:
-    """The server's own checks of a ``POST /api/tables`` body, before the table service's."""
-    from .protocol import rules_from_request
-
-    if not isinstance(body, dict):
-        return  # the service names it
-    rules = rules_from_request(body.get("preset", "classic"), body.get("options"), body.get("target"))
-    check_web_rules(rules)
-    seats = body.get("seats")
-    if isinstance(seats, list):
-        for entry in seats:
-            if isinstance(entry, dict) and isinstance(entry.get("kind"), str):
-                check_search(entry["kind"], limits)
+"""Most decks per preset: one more than two-deck presets use; six-player games keep their three.
+:func:`canasta.web.requests.check_web_rules` refuses more, and ``HAND_CAPS``' larger hands."""
 
 
 # -- bodies ------------------------------------------------------------------------------

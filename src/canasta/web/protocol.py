@@ -3,32 +3,35 @@
 Every message a seat receives is built here from that seat's :class:`~canasta.views.View`
 and everything everybody receives (the table, a spectator's view) from the
 :class:`~canasta.views.PublicView`, which is built from public fields only, so that no
-message can carry another seat's cards or the stock.
+message can carry another seat's cards or the stock.  A client's message is checked here
+too, into its type of :mod:`.messages`; the refusals are :class:`ProtocolError` errors, the
+table driver's named errors among them (:data:`NAMED_ERRORS`, :func:`named_errors`).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from itertools import islice
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..cards import MELD_RANK_CHARS, card_text
+from ..errors import CanastaError, IllegalMoveError, MatchOver, MoveSyntaxError, NotYourTurn, StaleState
 from ..judge import unavailable_reason
 from ..moves import ASK, DISCARD, DRAW, MELD, NO, PILE, YES
 from ..rules import OPTION_NAMES, PRESETS, Rules
 from ..scoring import HandResult, sheet_rows
 from ..text.clean import TextRefused, clean_text
 from ..views import PublicView, make_view, public_view
-
-if TYPE_CHECKING:
-    from .service import ServedTable
+from .messages import ClientMessage, ErrorMessage, RequestId, StateMessage, TableJson
+from .requests import TARGETS
+from .served import ServedTable
 
 MAX_MESSAGE = 8 * 1024
 """Longest client message answered (bytes of text); longer ones get ``too_large``."""
 MAX_LEGAL = 400
 """Legal moves listed in one ``state`` message."""
-TARGETS = tuple(range(1000, 10001, 500))
-"""Match targets offered when creating a table (seed document 003)."""
 
 ERRORS = (
     "busy", "too_large", "bad_message", "bad_token", "no_table", "rate_limited", "table_over", "not_your_turn",
@@ -45,8 +48,14 @@ MAX_RESOLVED = 60
 """Most moves one ``moves`` answer lists."""
 MAX_CHAT_TEXT = 300
 """Longest chat line, in characters."""
-CHAT_SENT = 50
-"""Chat lines sent to a connection when it says hello (the table's latest)."""
+NAMED_ERRORS: dict[type[CanastaError], str] = {
+    MatchOver: "table_over",
+    NotYourTurn: "not_your_turn",
+    StaleState: "stale_state",
+    MoveSyntaxError: "bad_move",
+    IllegalMoveError: "illegal_move",
+}
+"""The table driver's errors (:mod:`canasta.play.table`) by their protocol names (docs/protocol.md, "Errors")."""
 
 
 class ProtocolError(Exception):
@@ -57,27 +66,39 @@ class ProtocolError(Exception):
         super().__init__(message)
         self.name = name
         self.message = message
-        self.request_id: object = None
+        self.request_id: RequestId = None
         """The ``id`` of the message refused, when it had a valid one."""
 
-    def to_message(self, request_id: object = None) -> dict[str, Any]:
+    def to_message(self, request_id: RequestId = None) -> ErrorMessage:
         """The ``error`` message for this failure."""
         return {"type": "error", "error": self.name, "message": self.message,
                 "id": request_id if request_id is not None else self.request_id}
 
 
-def dumps(message: dict[str, Any]) -> str:
-    """A message as compact JSON text."""
+@contextmanager
+def named_errors() -> Iterator[None]:
+    """Turn the table driver's refusals raised inside into :class:`ProtocolError` errors of their names
+    (:data:`NAMED_ERRORS`), with their sentences; any other error goes through as it is."""
+    try:
+        yield
+    except tuple(NAMED_ERRORS) as exc:
+        name = next(name for kind, name in NAMED_ERRORS.items() if isinstance(exc, kind))
+        raise ProtocolError(name, str(exc)) from None
+
+
+def dumps(message: Mapping[str, Any]) -> str:
+    """A message (one of :mod:`.messages`) as compact JSON text."""
     return json.dumps(message, separators=(",", ":"))
 
 
-def parse_client_message(text: str) -> dict[str, Any]:
-    """A client message as a dict, or :class:`ProtocolError` (``too_large`` / ``bad_message``)."""
+def parse_client_message(text: str) -> ClientMessage:
+    """A client message checked, as its type of :mod:`.messages`; or :class:`ProtocolError` (``too_large`` /
+    ``bad_message``)."""
     if len(text) > MAX_MESSAGE:
         raise ProtocolError("too_large", f"a message may hold at most {MAX_MESSAGE} bytes")
     try:
         message = json.loads(text)
-    except (ValueError, RecursionError):
+    except (json.JSONDecodeError, RecursionError):
         raise ProtocolError("bad_message", "the message is not JSON (or nests too deep)") from None
     if not isinstance(message, dict):
         raise ProtocolError("bad_message", "a message must be a JSON object")
@@ -90,44 +111,57 @@ def parse_client_message(text: str) -> dict[str, Any]:
         if (where := _not_unicode(message)) is not None:
             raise ProtocolError("bad_message",
                                 f"the message's {where!r} is not valid Unicode (it holds a lone surrogate)")
-        _check_fields(message)
+        return _checked(message, request_id)
     except ProtocolError as exc:
         exc.request_id = request_id  # the refusal answers the message it refuses
         raise
-    return message
 
 
-def _check_fields(message: dict[str, Any]) -> None:
-    """:class:`ProtocolError` for the first field of the message that is missing or wrong."""
+def _checked(message: dict[str, Any], request_id: RequestId) -> ClientMessage:
+    """The message as its type, holding only the fields the server reads; :class:`ProtocolError` for the
+    first field that is missing or wrong."""
     kind = message.get("type")
     if kind not in KINDS:
         raise ProtocolError("bad_message", f"unknown message type {str(kind)[:40]!r} ({', '.join(KINDS)})")
-    if kind == "hello" and not isinstance(message.get("token"), str):
-        raise ProtocolError("bad_message", "hello needs the seat's token as a string")
-    if kind in ("move", "next", "ready", "hint", "resolve"):
-        state = message.get("state")
-        if not isinstance(state, int) or isinstance(state, bool):
-            raise ProtocolError("bad_message", f"{kind} needs the state id it was chosen in, as a number")
-    if kind == "move" and not isinstance(message.get("move"), str):
-        raise ProtocolError("bad_message", "move needs the move as text, like \"meld KS KD KC\"")
+    if kind == "hello":
+        token = message.get("token")
+        if not isinstance(token, str):
+            raise ProtocolError("bad_message", "hello needs the seat's token as a string")
+        return {"type": "hello", "token": token, "id": request_id}
     if kind == "chat":
         try:  # one line, whitespace folded; nothing invisible, no control or direction character
-            message["text"] = clean_text(message.get("text"), "a chat line", MAX_CHAT_TEXT)
+            text = clean_text(message.get("text"), "a chat line", MAX_CHAT_TEXT)
         except TextRefused as exc:
             raise ProtocolError("bad_message", str(exc)) from None
-    if kind == "resolve":
-        cards = message.get("cards", [])
-        if (not isinstance(cards, list) or len(cards) > MAX_RESOLVE_CARDS
-                or not all(isinstance(c, str) and len(c) <= 4 for c in cards)):
-            raise ProtocolError("bad_message", f"resolve needs cards as a list of at most {MAX_RESOLVE_CARDS} "
-                                "card texts, like [\"KS\", \"JK\"]")
-        if message.get("action") not in ACTIONS:
-            raise ProtocolError("bad_message", f"resolve needs an action: {', '.join(ACTIONS)}")
-        onto = message.get("onto")
-        if onto is not None and (message["action"] != MELD or not isinstance(onto, str) or len(onto) != 1
-                                 or onto not in MELD_RANK_CHARS):
-            raise ProtocolError("bad_message", f"resolve's onto is a meld rank ({', '.join(MELD_RANK_CHARS)}), "
-                                "for a meld only")
+        return {"type": "chat", "text": text, "id": request_id}
+    if kind not in ("move", "next", "ready", "hint", "resolve"):
+        return {"type": kind, "id": request_id}  # rematch, leave, back, ping, renew: the type is all
+    state = message.get("state")
+    if not isinstance(state, int) or isinstance(state, bool):
+        raise ProtocolError("bad_message", f"{kind} needs the state id it was chosen in, as a number")
+    if kind == "move":
+        move = message.get("move")
+        if not isinstance(move, str):
+            raise ProtocolError("bad_message", "move needs the move as text, like \"meld KS KD KC\"")
+        return {"type": "move", "move": move, "state": state, "id": request_id}
+    if kind == "hint":
+        return {"type": "hint", "state": state, "id": request_id}
+    if kind != "resolve":
+        return {"type": kind, "state": state, "id": request_id}  # ready, or next (its old name)
+    cards = message.get("cards", [])
+    if (not isinstance(cards, list) or len(cards) > MAX_RESOLVE_CARDS
+            or not all(isinstance(c, str) and len(c) <= 4 for c in cards)):
+        raise ProtocolError("bad_message", f"resolve needs cards as a list of at most {MAX_RESOLVE_CARDS} "
+                            "card texts, like [\"KS\", \"JK\"]")
+    action = message.get("action")
+    if action not in ACTIONS:
+        raise ProtocolError("bad_message", f"resolve needs an action: {', '.join(ACTIONS)}")
+    onto = message.get("onto")
+    if onto is not None and (action != MELD or not isinstance(onto, str) or len(onto) != 1
+                             or onto not in MELD_RANK_CHARS):
+        raise ProtocolError("bad_message", f"resolve's onto is a meld rank ({', '.join(MELD_RANK_CHARS)}), "
+                            "for a meld only")
+    return {"type": "resolve", "cards": cards, "action": action, "onto": onto, "state": state, "id": request_id}
 
 
 def _not_unicode(message: dict[str, Any]) -> str | None:
@@ -175,7 +209,7 @@ def result_json(result: HandResult, rules: Rules) -> dict[str, Any]:
                                "sheet": [row.to_json() for row in sheet_rows(result, rules)]}
 
 
-def table_json(table: ServedTable, public: PublicView | None = None) -> dict[str, Any]:
+def table_json(table: ServedTable, public: PublicView | None = None) -> TableJson:
     """What everybody at the table may see about it (no cards in hands, no stock, no seed).
 
     ``public``: the hand's public view with its history, if built (the log comes from it).
@@ -185,7 +219,7 @@ def table_json(table: ServedTable, public: PublicView | None = None) -> dict[str
     if public is None:
         public = public_view(match.state)
     facts = table.facts
-    return {
+    data: TableJson = {
         "id": table.id,
         "status": table.status,
         "players": [
@@ -210,8 +244,10 @@ def table_json(table: ServedTable, public: PublicView | None = None) -> dict[str
         "away_minutes": table.away_minutes,
         "turn_seconds": table.turn_seconds,
         "turn_left": None if (left := table.turn_left()) is None else round(left, 1),
-        **({"seed": table.seed} if table.seed_announced else {}),  # chosen by the creator: every seat knows it
     }
+    if table.seed_announced:  # chosen by the creator: every seat knows it
+        data["seed"] = table.seed
+    return data
 
 
 def view_json(table: ServedTable, seat: int | None, public: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -246,8 +282,8 @@ def legal_json(table: ServedTable, seat: int | None) -> tuple[list[str], bool, l
     return moves, len(legal) > MAX_LEGAL, [word for word in ACTIONS if word in words], reasons
 
 
-def state_message(table: ServedTable, seat: int | None, public: dict[str, Any] | None = None,
-                  public_view_json: dict[str, Any] | None = None) -> dict[str, Any]:
+def state_message(table: ServedTable, seat: int | None, public: TableJson | None = None,
+                  public_view_json: dict[str, Any] | None = None) -> StateMessage:
     """The ``state`` message for one connection (``public``: the table's :func:`table_json`, and
     ``public_view_json`` the spectators' :func:`view_json`, when a broadcast built them for every connection)."""
     legal, more, actions, reasons = legal_json(table, seat)
@@ -278,24 +314,3 @@ def elsewhere(table: ServedTable, seat: int | None) -> int:
     if seat is None:
         return 0
     return max(0, sum(1 for conn in table.connections if conn.seat == seat) - 1)
-
-
-def rules_from_request(preset: object, options: object, target: object) -> Rules:
-    """The rules of a table being created (``ValueError`` with one sentence when they are wrong)."""
-    if not isinstance(preset, str) or preset not in PRESETS:
-        raise ValueError(f"unknown preset {preset!r} (known: {', '.join(PRESETS)})")
-    if options is None:
-        options = {}
-    if not isinstance(options, dict):
-        raise ValueError("options must be an object of option names and values")
-    chosen = dict(options)
-    unknown = sorted(str(name) for name in chosen if name not in OPTION_NAMES)
-    if unknown:
-        raise ValueError(f"unknown rules option {unknown[0][:40]!r} (known options: {', '.join(OPTION_NAMES)})")
-    if target is not None:
-        if not isinstance(target, int) or isinstance(target, bool) or target not in TARGETS:
-            raise ValueError("target must be 1,000 to 10,000 in steps of 500")
-        chosen["target"] = target
-    elif "target" in chosen and chosen["target"] not in TARGETS:
-        raise ValueError("target must be 1,000 to 10,000 in steps of 500")
-    return Rules.from_preset(preset, **chosen)

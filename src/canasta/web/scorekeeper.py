@@ -25,6 +25,7 @@ from ..scorekeeper.model import ITEM_LABELS, OUT_CHOICES, SIDES, ScoreError, Sco
 from ..scorekeeper.model import entry_total as _entry_total
 from .limits import BodyTooLarge, Limits, RateLimiter, client_key, read_body, retry_after
 from .pool import run_cpu
+from .requests import RequestError
 
 STATIC = Path(str(files("canasta.web") / "static"))
 MAX_BODY = 256 * 1024
@@ -62,7 +63,7 @@ async def _json_body(request: Request) -> Any:
         raise ScoreError(f"a request may hold at most {limit // 1024} KiB") from None
     try:
         return json.loads(body)
-    except (ValueError, RecursionError):
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
         raise ScoreError("the request is not JSON") from None
 
 
@@ -125,30 +126,31 @@ async def score_entry(request: Request) -> Response:
 
 
 def sheet_rules(preset: str, query: list[tuple[str, str]]) -> tuple[Rules, str, int | None]:
-    """Rules, paper and sides from a sheet's URL; :class:`CanastaError` or ValueError naming the first problem."""
+    """Rules, paper and sides from a sheet's URL; a :class:`~.requests.RequestError` (or the rules' own
+    :class:`~canasta.errors.RulesError`) naming the first problem."""
     paper, sides, settings = "letter", None, []
     for key, value in query:
         if key == "paper":
             paper = value
         elif key == "sides":
             if value not in ("2", "3"):
-                raise ValueError(f"sides must be 2 or 3, not {value!r}")
+                raise RequestError(f"sides must be 2 or 3, not {value!r}")
             sides = int(value)
         elif key == "set":
             name, eq, _ = value.partition("=")
             if eq and name.strip() not in OPTION_NAMES:  # preset=... too: named, never a TypeError
-                raise ValueError(f"unknown rules option {name.strip()[:40]!r} "
+                raise RequestError(f"unknown rules option {name.strip()[:40]!r} "
                                  f"(known options: {', '.join(sorted(OPTION_NAMES))})")
             settings.append(value)
         elif key in OPTION_NAMES:
             settings.append(f"{key}={value}")
         else:
-            raise ValueError(f"unknown parameter {key[:40]!r} "
+            raise RequestError(f"unknown parameter {key[:40]!r} "
                              f"(paper, sides, set, or an option: {', '.join(OPTION_NAMES)})")
     if paper not in ("letter", "a4"):
-        raise ValueError(f"paper must be letter or a4, not {paper!r}")
+        raise RequestError(f"paper must be letter or a4, not {paper!r}")
     if preset not in PRESETS:
-        raise ValueError(f"unknown preset {preset!r} (presets: {', '.join(PRESETS)})")
+        raise RequestError(f"unknown preset {preset!r} (presets: {', '.join(PRESETS)})")
     return rules_from_settings(preset, settings), paper, sides
 
 
@@ -170,11 +172,14 @@ async def sheet_pdf(preset: str, kind: str, request: Request) -> Response:
         return refused
     try:
         rules, paper, sides = sheet_rules(preset, list(request.query_params.multi_items()))
+    except CanastaError as exc:
+        return PlainTextResponse(str(exc).splitlines()[0] if str(exc) else "bad request", status_code=400)
+    try:
         # off the event loop, one at a time per client, in the server's bounded pool: games go on
         data = await run_cpu(f"client:{client_key(request)}", _pdf, kind, rules, paper, sides)
     except SheetsUnavailable as exc:
         return PlainTextResponse(str(exc), status_code=503)
-    except (CanastaError, ValueError) as exc:
+    except ValueError as exc:  # canasta.sheets' refusal: rules whose sheet does not fit on one page
         return PlainTextResponse(str(exc).splitlines()[0] if str(exc) else "bad request", status_code=400)
     name = f"canasta-{preset}-{kind}"
     return Response(data, media_type="application/pdf", headers={"Content-Disposition": f'inline; filename="{name}"'})

@@ -15,16 +15,15 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import math
-import secrets
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .limits import RateLimiter
-    from .service import Connection, ServedTable, TableService
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -167,26 +166,6 @@ def escape_logs() -> None:
 # -- seats' links ------------------------------------------------------------------------
 
 
-async def renew_seat(svc: TableService, table: ServedTable, conn: Connection) -> str:
-    """Give the connection's seat a new token: the old link stops opening it, and the seat's other
-    connections (whoever else holds the old link) are told ``bad_token`` and closed.  The new token."""
-    from .protocol import ProtocolError, dumps
-    from .service import token_hash
-
-    seat = conn.seat
-    if seat is None:
-        raise ProtocolError("bad_token", "only a player's seat has a link to renew")
-    token = secrets.token_urlsafe(24)
-    if not await svc.storage.renew_token(table.id, seat, token_hash(token)):
-        raise ProtocolError("no_table", "this seat is no longer stored; ask for a new link")
-    refusal = dumps(ProtocolError("bad_token", "this seat's link was renewed; ask its player for the new one")
-                    .to_message())
-    for other in list(table.connections):
-        if other is not conn and other.seat == seat:
-            table.connections.discard(other)
-            other.send(refusal)
-            close = getattr(other, "send_close", None)
-            if close is not None:
-                close()
-    svc.broadcast(table)
-    return token
+def token_hash(token: str) -> str:
+    """What storage keeps of a seat's secret token (the link's fragment): its SHA-256, never the token."""
+    return hashlib.sha256(token.encode()).hexdigest()

@@ -1,4 +1,4 @@
-"""Live tables: a :class:`canasta.play.table.Table` with the web's own parts: a lock, storage, connections.
+"""Live tables: every :class:`~.served.ServedTable` of this server process, its storage and its computer players.
 
 A table's history is a list of events (``deal`` and ``move``) in storage; the state id is
 their number.  Every move is judged by the table driver (the protocol's order, its named
@@ -6,300 +6,43 @@ errors), committed, and only then applied and shown, so a server killed at any m
 restarts from the last acknowledged move.  Computer players move after ``bot_delay``, slow
 ones (``search``) in a thread; a failed storage write is retried with backoff, so they go on
 by themselves once storage is back; a table of computer players only plays to the match end.
+
+The parts live beside it: :mod:`.served` (one table in memory), :mod:`.requests` (reading a new
+table's request), :mod:`.presence` (who is connected to other server processes),
+:mod:`.protocol` and :mod:`.messages` (what is sent).
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import secrets
 import time
-from collections import deque
-from collections.abc import Callable, Mapping
-from typing import Any, Protocol
+from collections.abc import Callable
+from typing import Any
 
-from ..bots import BOTS, LEVELS, find_level
 from ..bots.hints import hint, hint_sentence
-from ..cards import MELD_RANK_CHARS, card_text, parse_cards
-from ..errors import CardError, IllegalMoveError, MatchOver, MoveSyntaxError, NotYourTurn, SeatError, StaleState
-from ..match import OLD_SEEDING, SEEDING, Match
-from ..moves import DRAW, PILE, Move
-from ..outcome import Outcome
-from ..play import HOUSE, HUMAN, Seat, parse_seats
-from ..play import Table as Driver
-from ..play.seats import HUMAN_WORDS
-from ..rules import Rules
+from ..cards import MELD_RANK_CHARS, parse_cards
+from ..errors import CardError
+from ..match import SEEDING
+from ..play import HOUSE
 from ..selection import choices as resolve_selection
 from ..state import GameState
+from .messages import ChatLine, SeatLink, ServerMessage, TableCreated
 from .pool import run_cpu
-from .protocol import CHAT_SENT as CHAT_KEPT
-from .protocol import MAX_RESOLVED, ProtocolError, dumps, rules_from_request, state_message, table_json, view_json
+from .presence import Presence
+from .protocol import MAX_RESOLVED, ProtocolError, dumps, named_errors, state_message, table_json, view_json
+from .requests import TableRequest
+from .security import token_hash
+from .served import Connection, ServedTable
 from .storage import AsyncStorage, Event, StorageError
 
 log = logging.getLogger("canasta.web")
 
-NAMED_ERRORS: dict[type[Exception], str] = {
-    MatchOver: "table_over",
-    NotYourTurn: "not_your_turn",
-    StaleState: "stale_state",
-    MoveSyntaxError: "bad_move",
-    IllegalMoveError: "illegal_move",
-}
-"""The table driver's errors by their protocol names (docs/protocol.md, "Errors")."""
-
-AWAY_MINUTES = 5.0
-"""Minutes a person's seat may have no connection, while the game waits on it, before an expert stands in
-(the default at a table of several people; at a table of one person nobody else waits, so never)."""
-MAX_AWAY_MINUTES, MAX_TURN_SECONDS = 24 * 60.0, 3600.0
 CLOCK_TICK = 0.5
 """Seconds between two looks at the tables' clocks (seats away, turn timers)."""
-PRESENCE_EVERY = 5.0
-"""Seconds between two heartbeats of a server process: it tells storage whose connections it holds and
-reads what the other processes on the same database hold (:meth:`TableService.heartbeat`)."""
-PRESENCE_STALE = 3 * PRESENCE_EVERY
-"""Seconds after which a process's word that it holds a connection no longer counts (the process died)."""
-
 RETRY_FIRST, RETRY_MOST = 0.2, 10.0
 """Seconds before a computer player's move is tried again after a storage failure, doubling up to the most."""
-
-
-class SeedRefused(ValueError):
-    """A seed chosen by the creator of a table with more than one person: it would show them every hand."""
-
-
-def token_hash(token: str) -> str:
-    """What storage keeps of a secret token."""
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-class Connection(Protocol):
-    """One websocket as the table sees it: its seat (None for a spectator) and a queue to send to."""
-
-    seat: int | None
-
-    def send(self, text: str) -> None:
-        """Queue a message (JSON text); never blocks."""
-        ...
-
-
-class ServedTable:
-    """One table in memory: its :class:`~canasta.play.table.Table` replayed from its events, and who is connected.
-
-    Besides deals and moves the log holds the table's own events, which change no card:
-    ``ready`` (a person dismissed the hand's result, or asked for a rematch at the match end),
-    ``chat``, ``leave`` and ``back`` (a seat left to the computer and taken back) and
-    ``rematch`` (a new match at the same seats; its text is the new seed).  :attr:`seq`
-    counts every event (storage's sequence numbers); the **state id** counts deals, moves
-    and rematches only, so a chat line never makes a move stale.
-    """
-
-    def __init__(self, table_id: str, spec: Mapping[str, Any], clock: Callable[[], float] = time.time) -> None:
-        self.id = table_id
-        self.clock = clock
-        """Wall-clock seconds (``time.time``; several processes compare them): when seats were last seen."""
-        self.spec = spec
-        self.rules = Rules.parse(spec["rules"])
-        self.seats = [Seat(i, s["kind"], s["name"]) for i, s in enumerate(spec["seats"])]
-        self.seed = int(spec["seed"])
-        self.seed_announced = bool(spec.get("seed_chosen", False))
-        """True when the creator chose the seed: every seat is told it (``table.seed``)."""
-        self.driver = self._driver(self.seed, spec.get("seeding", OLD_SEEDING))  # old tables deal as they did
-        self.seq = 0
-        """Events applied (every kind)."""
-        self.base = 0
-        """State ids used by the matches before this one (a rematch goes on counting)."""
-        self.matches = 1
-        self.ready: set[int] = set()
-        """People's seats that dismissed the result of the hand (or asked for a rematch) since the last deal."""
-        self.chat: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)
-        self.chat_seqs: deque[int] = deque(maxlen=CHAT_KEPT)
-        """The events of the lines in :attr:`chat` (storage forgets the lines before the first)."""
-        self._facts_of: list[Outcome] | None = None
-        self._facts: list[dict[str, Any]] = []
-        self._draws: dict[int, tuple[int, list[str]]] = {}
-        self.connections: set[Connection] = set()
-        self.lock = asyncio.Lock()
-        self.bot_task: asyncio.Task[None] | None = None
-        self.last_active = time.monotonic()
-        self.away_minutes = float(spec.get("away_minutes", 0))
-        """Minutes without a connection, the game waiting on the seat, before an expert stands in (0: never)."""
-        self.turn_seconds = float(spec.get("turn_seconds", 0))
-        """Seconds a person has for a turn before the expert makes its moves (0: no timer)."""
-        self.away: set[int] = set()
-        """People's seats an expert took over because nobody was there (a ``hello`` takes them back)."""
-        now = time.monotonic()
-        loaded = clock()
-        self.gone_since: dict[int, float] = {s.index: loaded for s in self.seats if s.is_human}
-        """Since when each person's seat has had no connection to this process (:attr:`clock`; from the
-        table's loading)."""
-        self.elsewhere: set[int] = set()
-        """People's seats that another server process on the same database holds a connection of (its
-        heartbeat is fresh); read by :meth:`TableService.heartbeat`."""
-        self.seen_elsewhere: dict[int, float] = {}
-        """When another server process last saw each person's seat connected (:attr:`clock`)."""
-        self.turn: tuple[int, int] | None = None
-        self.turn_since = now
-        """The seat to act (with the hand) and since when (monotonic): the turn timer's start."""
-
-    def _driver(self, seed: int, seeding: str) -> Driver:
-        match = Match(self.rules, [s.name for s in self.seats], seed=seed, deal=False, seeding=seeding)
-        return Driver(self.rules, self.seats, seed, match=match, deal=False)
-
-    @property
-    def match(self) -> Match:
-        """The match."""
-        return self.driver.match
-
-    @property
-    def state_id(self) -> int:
-        """The deals, moves and rematches applied."""
-        return self.base + self.driver.state_id
-
-    @property
-    def status(self) -> str:
-        """``playing``, ``hand_over`` (waiting for the next deal) or ``over`` (the match is won)."""
-        if self.match.is_over:
-            return "over"
-        if self.match.state.is_over:
-            return "hand_over"
-        return "playing"
-
-    @property
-    def has_humans(self) -> bool:
-        """True when some seat is played through an invite link."""
-        return any(s.is_human for s in self.seats)
-
-    @property
-    def has_bots(self) -> bool:
-        """True when some seat is a computer player (or a person left theirs to the computer)."""
-        return not all(s.is_human for s in self.seats) or bool(self.driver.stand_ins)
-
-    def connected(self, seat: int) -> bool:
-        """True when some connection holds this seat, to this server process or another (computer players
-        always are)."""
-        return self.driver.is_bot(seat) or seat in self.elsewhere or any(c.seat == seat for c in self.connections)
-
-    def last_seen(self, seat: int) -> float:
-        """Since when the person's seat has had no connection to any server process (:attr:`clock`); never
-        before this process loaded the table."""
-        return max(self.gone_since.get(seat, self.clock()), self.seen_elsewhere.get(seat, float("-inf")))
-
-    def waiting(self) -> list[int]:
-        """The people still to say ``ready`` (or ``rematch``): seated, connected (to any server process), not
-        left to the computer."""
-        if self.status == "playing":
-            return []
-        here = {c.seat for c in self.connections} | self.elsewhere
-        return [h for h in self.driver.humans if h in here and h not in self.driver.stand_ins and h not in self.ready]
-
-    @property
-    def all_ready(self) -> bool:
-        """True when the hand is over (or the match) and every person at the table said ready: a
-        person with no connection, or who left the seat to the computer, counts as ready, but at
-        least one must have said it (nobody there: the table waits)."""
-        return self.status != "playing" and bool(self.ready) and not self.waiting()
-
-    def apply(self, event: Event) -> None:
-        """Apply a committed event (it was checked before it was committed)."""
-        if event.seq != self.seq:
-            raise RuntimeError(f"table {self.id}: event {event.seq} applied at event {self.seq}")
-        kind, seat = event.kind, event.seat
-        if kind == "deal":
-            self.driver.apply(None)
-            self.ready.clear()
-        elif kind == "move":
-            self.driver.apply(Move.parse(event.text))
-        elif kind == "ready" and seat is not None:
-            self.ready.add(seat)
-        elif kind == "chat" and seat is not None:
-            if event.text:  # a line storage forgot (:meth:`TableService.say`) is blank
-                self.chat.append({"seat": seat, "name": self.seats[seat].name, "text": event.text, "at": event.at})
-                self.chat_seqs.append(event.seq)
-        elif kind == "leave" and seat is not None:
-            self.driver.stand_ins.add(seat)
-        elif kind == "back" and seat is not None:
-            self.driver.stand_ins.discard(seat)
-        elif kind == "rematch":
-            stand_ins = set(self.driver.stand_ins)
-            self.base = self.state_id + 1
-            self.seed = int(event.text)
-            self.seed_announced = False
-            self.driver = self._driver(self.seed, SEEDING)
-            self.driver.stand_ins |= stand_ins
-            self.matches += 1
-            self.ready.clear()
-        elif kind == "away" and seat is not None:
-            self.driver.stand_ins.add(seat)
-            self.away.add(seat)
-        else:
-            raise RuntimeError(f"table {self.id}: unknown event {kind!r}")
-        if kind in ("leave", "back"):
-            self.away.discard(seat if seat is not None else -1)
-        if kind in ("leave", "back", "away"):
-            self.turn = None  # a person taking a seat back gets a whole turn
-        self.seq += 1
-        self.last_active = time.monotonic()
-        self._turn_clock()
-
-    @property
-    def facts(self) -> list[dict[str, Any]]:
-        """Per move of this hand, what the move's notation leaves out but the table showed everybody (the
-        log in words and the page's motion need them, after a reload too): the engine's public outcome
-        (:mod:`canasta.outcome`) less its seat and move: ``took`` and ``top`` of a pile taken, the ranks
-        ``melded`` anew and ``added`` to, the red threes laid out (``reds``), ``hand_over``.  Each move's
-        facts are made once."""
-        outcomes = self.match.outcomes
-        if self._facts_of is not outcomes:  # a new hand (or match)
-            self._facts_of, self._facts, self._draws = outcomes, [], {}
-        for index in range(len(self._facts), len(outcomes)):
-            outcome = outcomes[index]
-            self._facts.append({key: value for key, value in outcome.public().to_json().items()
-                                if key not in ("seat", "move")})
-            if outcome.move.action in (DRAW, PILE):
-                self._draws[index] = (outcome.seat, [card_text(c) for c in outcome.drew])
-        return self._facts
-
-    @property
-    def draws(self) -> dict[int, tuple[int, list[str]]]:
-        """Per draw or pile taken this hand (its index in the log): the seat and the cards new in its hand,
-        which only that seat is told (``drawn`` in its state messages)."""
-        _ = self.facts  # brought up to date together
-        return self._draws
-
-    def _turn_clock(self) -> None:
-        """Start the turn timer when another seat (or a new hand) is to act."""
-        turn = (len(self.match.hands), self.match.state.to_act) if self.status == "playing" else None
-        if turn != self.turn:
-            self.turn, self.turn_since = turn, time.monotonic()
-
-    def person_to_act(self) -> int | None:
-        """The person's seat the game waits on: its turn, nobody standing in for it."""
-        if self.status != "playing":
-            return None
-        seat = self.match.state.to_act
-        return None if self.driver.is_bot(seat) else seat
-
-    def turn_left(self, now: float | None = None) -> float | None:
-        """Seconds left for the person to act (None: no timer, or no person to act)."""
-        if self.turn_seconds <= 0 or self.person_to_act() is None:
-            return None
-        now = time.monotonic() if now is None else now
-        return max(0.0, self.turn_seconds - (now - self.turn_since))
-
-    def connection_changed(self, seat: int | None) -> None:
-        """Note when a person's seat lost its last connection (or got one)."""
-        if seat is None or not 0 <= seat < len(self.seats) or not self.seats[seat].is_human:
-            return
-        if any(c.seat == seat for c in self.connections):
-            self.gone_since.pop(seat, None)
-        else:
-            self.gone_since.setdefault(seat, self.clock())
-
-    @property
-    def idle(self) -> bool:
-        """True when nobody is connected and no computer player is moving."""
-        return not self.connections and (self.bot_task is None or self.bot_task.done())
 
 
 class TableService:
@@ -318,39 +61,23 @@ class TableService:
         self.moves_committed = 0
         self.clock: Callable[[], float] = time.time
         """Wall-clock seconds for presence (tests replace it): seats away, last seen, heartbeats."""
-        self.process = secrets.token_hex(8)
-        """This server process's name in the presence rows of storage."""
-        self._reported: set[tuple[str, int]] = set()
-        """(table, seat) this process last told storage it holds connections of."""
+        self.presence = Presence(storage, lambda: self.clock())
+        """This process's presence rows in storage (:mod:`.presence`)."""
         self._presence_tasks: set[asyncio.Task[None]] = set()
 
     # -- tables -------------------------------------------------------------------------
 
-    async def create(self, body: object) -> dict[str, Any]:
-        """Create a table from a request body; ``ValueError`` with one sentence when it is wrong."""
-        if not isinstance(body, dict):
-            raise ValueError("the request must be a JSON object")
-        unknown = set(body) - {"preset", "options", "target", "seats", "seed", "away_minutes", "turn_seconds"}
-        if unknown:
-            raise ValueError(f"unknown field {sorted(unknown)[0]!r} "
-                             "(preset, options, target, seats, seed, away_minutes, turn_seconds)")
-        rules = rules_from_request(body.get("preset", "classic"), body.get("options"), body.get("target"))
-        seats = _parse_seats(body.get("seats"), rules)
-        people = sum(s.is_human for s in seats)
-        away = _number(body, "away_minutes", AWAY_MINUTES if people > 1 else 0.0, MAX_AWAY_MINUTES)
-        turn = _number(body, "turn_seconds", 0.0, MAX_TURN_SECONDS)
-        seed = body.get("seed")
-        chosen = seed is not None
-        if seed is None:
-            seed = self.new_seed()
-        elif not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
-            raise ValueError("seed must be a whole number from 0 to 2**63 - 1")
-        elif sum(s.is_human for s in seats) > 1:
-            raise SeedRefused("a seed chosen by a player would show them every hand and the stock: at a table with "
-                              "more than one person the server shuffles; leave the seed out")
+    async def create(self, body: object) -> TableCreated:
+        """Create a table from a request: a :class:`~.requests.TableRequest` (read with the server's limits), or a
+        request body read here without them (a :class:`~.requests.RequestError` or another
+        :class:`~canasta.errors.CanastaError` with one sentence when it is wrong)."""
+        request = body if isinstance(body, TableRequest) else TableRequest.parse(body)
+        seats, away, turn = request.seats, request.away_minutes, request.turn_seconds
+        chosen = request.seed is not None
+        seed = request.seed if request.seed is not None else self.new_seed()
         table_id = secrets.token_urlsafe(9)
         tokens: dict[str, int | None] = {}
-        answer_seats = []
+        answer_seats: list[SeatLink] = []
         for seat in seats:
             token = secrets.token_urlsafe(24) if seat.is_human else None
             if token is not None:
@@ -359,9 +86,10 @@ class TableService:
                                  "link": f"/t/{table_id}#{token}" if token else None})
         spectator = secrets.token_urlsafe(24)
         tokens[token_hash(spectator)] = None
-        spec: dict[str, Any] = {"rules": rules.to_json(), "seats": [{"kind": s.kind, "name": s.name} for s in seats],
-                                "seed": seed, "seeding": SEEDING, "created": time.time(),
-                                "away_minutes": away, "turn_seconds": turn}
+        spec: dict[str, Any] = {"rules": request.rules.to_json(),
+                                "seats": [{"kind": s.kind, "name": s.name} for s in seats], "seed": seed,
+                                "seeding": SEEDING, "created": time.time(), "away_minutes": away,
+                                "turn_seconds": turn}
         if chosen:
             spec["seed_chosen"] = True  # announced to every seat (``table.seed``)
         await self.storage.create_table(table_id, spec, tokens)
@@ -434,6 +162,27 @@ class TableService:
                 moved += 1
         return moved
 
+    async def renew(self, table: ServedTable, conn: Connection) -> str:
+        """Give the connection's seat a new token: the old link stops opening it, and the seat's other
+        connections (whoever else holds the old link) are told ``bad_token`` and closed.  The new token."""
+        seat = conn.seat
+        if seat is None:
+            raise ProtocolError("bad_token", "only a player's seat has a link to renew")
+        token = secrets.token_urlsafe(24)
+        if not await self.storage.renew_token(table.id, seat, token_hash(token)):
+            raise ProtocolError("no_table", "this seat is no longer stored; ask for a new link")
+        refusal = dumps(ProtocolError("bad_token", "this seat's link was renewed; ask its player for the new one")
+                        .to_message())
+        for other in list(table.connections):
+            if other is not conn and other.seat == seat:
+                table.connections.discard(other)
+                other.send(refusal)
+                close = getattr(other, "send_close", None)
+                if close is not None:
+                    close()
+        self.broadcast(table)
+        return token
+
     async def seat_of(self, table: ServedTable, token: str) -> int | None:
         """The seat (None: spectator) a token opens; ``bad_token`` when it opens nothing."""
         found, seat = await self.storage.token_seat(table.id, token_hash(token))
@@ -458,11 +207,9 @@ class TableService:
         async with table.lock:
             if state_id > table.state_id:
                 await self.catch_up(table)
-            if seat is not None and seat >= 0 and bot != table.driver.is_bot(seat) and not table.match.is_over:
-                if bot:  # the person took the seat back while the computer thought
-                    raise ProtocolError("stale_state", "the seat was taken back")
-                raise ProtocolError("not_your_turn", "you left your seat to the computer; take it back first")
-            move = self._judge(table, seat, text, state_id)
+            with named_errors():  # a seat left to the computer: its person's moves are refused, and a
+                # computer's move is stale once the person took the seat back while it thought
+                move = table.driver.judge(seat, text, state_id, computer=bot)
             if move is None:
                 await self._commit(table, "deal", None)
             else:
@@ -471,17 +218,6 @@ class TableService:
             if table.match.is_over:
                 await self.storage.set_status(table.id, "over")
         return table.state_id, "next" if move is None else str(move)
-
-    def _judge(self, table: ServedTable, seat: int | None, text: str | None, state_id: int) -> Move | None:
-        """The driver's judgement, its errors by their protocol names (state ids counted over every match)."""
-        try:
-            return table.driver.judge(seat, text, state_id - table.base)
-        except StaleState:
-            raise ProtocolError("stale_state",
-                                f"the table has moved on (state {table.state_id}, not {state_id})") from None
-        except tuple(NAMED_ERRORS) as exc:
-            name = next(name for kind, name in NAMED_ERRORS.items() if isinstance(exc, kind))
-            raise ProtocolError(name, str(exc)) from None
 
     async def _commit(self, table: ServedTable, kind: str, seat: int | None, text: str = "") -> Event:
         """Append one event at the table's next sequence number and apply it (the caller holds the lock);
@@ -497,9 +233,8 @@ class TableService:
     @staticmethod
     def _seated(table: ServedTable, seat: int | None, what: str) -> int:
         """The person's seat that may ``what``; ``not_your_turn`` for a spectator or a computer's seat."""
-        if seat is None or not 0 <= seat < len(table.seats) or not table.seats[seat].is_human:
-            raise ProtocolError("not_your_turn", f"only the people seated at the table {what}")
-        return seat
+        with named_errors():
+            return table.driver.require_person(seat, what)
 
     async def ready(self, table: ServedTable, seat: int | None, state_id: int) -> tuple[int, str]:
         """A person dismissed the result of the hand; the next hand is dealt once everybody did
@@ -507,13 +242,9 @@ class TableService:
         async with table.lock:
             if state_id > table.state_id:
                 await self.catch_up(table)
-            if table.match.is_over:
-                raise ProtocolError("table_over", "the match is over; ask for a rematch")
+            with named_errors():  # the deal's checks: the match over, a spectator, the hand going on, stale
+                table.driver.require_turn(seat, state_id, deal=True)
             seat = self._seated(table, seat, "deal the next hand")
-            if table.status != "hand_over":
-                raise ProtocolError("not_your_turn", "the hand is still being played")
-            if state_id != table.state_id:
-                raise ProtocolError("stale_state", f"the table has moved on (state {table.state_id}, not {state_id})")
             if seat not in table.ready:
                 await self._commit(table, "ready", seat)
             await self._deal_if_ready(table)
@@ -546,17 +277,17 @@ class TableService:
         table asked (the same rule as ``ready``), with a seed of the server's own randomness."""
         async with table.lock:
             seat = self._seated(table, seat, "ask for a rematch")
-            if not table.match.is_over:
-                raise ProtocolError("not_your_turn", "the match goes on; a rematch is for its end")
+            with named_errors():
+                table.driver.require_rematch()
             if seat not in table.ready:
                 await self._commit(table, "ready", seat)
             await self._deal_if_ready(table)
         return table.state_id, "rematch"
 
-    async def say(self, table: ServedTable, seat: int | None, text: str) -> dict[str, Any]:
+    async def say(self, table: ServedTable, seat: int | None, text: str) -> ChatLine:
         """Commit a chat line from a seated person (its text checked where it came in:
         :func:`~canasta.text.clean.clean_text`); the entry every connection is sent.  Storage keeps
-        the table's last :data:`~.protocol.CHAT_SENT` lines and blanks the older ones."""
+        the table's last :data:`~.served.CHAT_KEPT` lines and blanks the older ones."""
         seat = self._seated(table, seat, "chat; spectators read")
         async with table.lock:
             await self._commit(table, "chat", seat, text)
@@ -586,7 +317,7 @@ class TableService:
         A copy of the state is taken here; the seat's view, its legal moves and the search are
         worked out in the CPU pool (queued behind ``key``'s other work; default the table's), off the
         event loop."""
-        state = self._to_act(table, seat, state_id, "a hint is for the player whose turn it is")
+        state = self._to_act(table, seat, state_id)
         return await run_cpu(key or table.id, _hint, state, seat)
 
     async def resolve(self, table: ServedTable, seat: int | None, cards: list[str], action: str,
@@ -598,7 +329,7 @@ class TableService:
 
         The groupings are tried in the CPU pool on a copy of the state (a large hand with many wild
         cards takes a tenth of a second), queued behind ``key``'s other work (default the table's)."""
-        state = self._to_act(table, seat, state_id, "only the player whose turn it is chooses cards to play")
+        state = self._to_act(table, seat, state_id)
         try:
             codes = parse_cards(cards)
         except CardError as exc:
@@ -607,14 +338,12 @@ class TableService:
         return await run_cpu(key or table.id, _resolve, state, seat, codes, action, rank)
 
     @staticmethod
-    def _to_act(table: ServedTable, seat: int | None, state_id: int, refusal: str) -> GameState:
-        """A copy of the table's state when ``seat`` is to act in state ``state_id``; else the named error."""
-        state = table.match.state
-        if seat is None or state.is_over or state.to_act != seat:
-            raise ProtocolError("not_your_turn", refusal)
-        if state_id != table.state_id:
-            raise ProtocolError("stale_state", f"the table has moved on (state {table.state_id}, not {state_id})")
-        return state.copy()
+    def _to_act(table: ServedTable, seat: int | None, state_id: int) -> GameState:
+        """A copy of the table's state when ``seat`` is to act in state ``state_id``; else the driver's named error
+        (``table_over``, ``not_your_turn``, ``stale_state``: :meth:`~canasta.play.table.Table.require_turn`)."""
+        with named_errors():
+            table.driver.require_turn(seat, state_id)
+        return table.match.state.copy()
 
     # -- clocks: seats away, turn timers ------------------------------------------------
 
@@ -671,23 +400,8 @@ class TableService:
         """Tell storage the connections this process holds (and those it no longer holds), then read what
         the other processes hold for the tables here (:meth:`read_presence`).  Returns how many tables
         changed (a person's connection seen elsewhere came or went)."""
-        rows = []
-        for table in self.tables.values():
-            for seat in table.driver.humans:
-                rows.extend(self._presence_row(table, seat))
-        await self.storage.set_presence(self.process, rows, self.clock())
+        await self.presence.store(self.tables.values())
         return await self.read_presence([t for t in self.tables.values() if t.has_humans])
-
-    def _presence_row(self, table: ServedTable, seat: int) -> list[tuple[str, int, int]]:
-        key = (table.id, seat)
-        held = sum(1 for c in table.connections if c.seat == seat)
-        if not held and key not in self._reported:
-            return []  # never held here: nothing to say (a row would claim the seat was seen now)
-        if held:
-            self._reported.add(key)
-        else:
-            self._reported.discard(key)
-        return [(table.id, seat, held)]
 
     def presence_soon(self, table: ServedTable, seat: int | None) -> None:
         """:meth:`presence_changed` in a task of its own: a hello or a closing connection never waits on
@@ -702,36 +416,19 @@ class TableService:
         if seat is None or not 0 <= seat < len(table.seats) or not table.seats[seat].is_human:
             return
         try:
-            await self.storage.set_presence(self.process, self._presence_row(table, seat), self.clock())
+            await self.presence.store_seat(table, seat)
         except StorageError as exc:
             log.info("table %s: presence not stored (%s)", table.id, type(exc).__name__)
 
     async def read_presence(self, tables: list[ServedTable]) -> int:
         """Read which seats of these tables other processes hold connections of (a fresh heartbeat) and
         when they last saw each; tell the tables where that changed.  Returns how many changed."""
-        if not tables:
-            return 0
-        now, stale = self.clock(), PRESENCE_STALE
-        found: dict[str, tuple[set[int], dict[int, float]]] = {t.id: (set(), {}) for t in tables}
-        for table_id, seat, process, connections, seen in await self.storage.presence(list(found)):
-            if process == self.process or table_id not in found:
-                continue
-            here, seen_at = found[table_id]
-            if connections > 0 and now - seen < stale:
-                here.add(seat)
-                seen = now
-            seen_at[seat] = max(seen, seen_at.get(seat, float("-inf")))
-        changed = 0
-        for table in tables:
-            here, seen_at = found[table.id]
-            if here != table.elsewhere:
-                changed += 1
-                table.elsewhere = here
-                self.broadcast(table)  # the seat's "online" changes
-                if table.all_ready:
-                    await self.settle(table)
-            table.seen_elsewhere = seen_at
-        return changed
+        changed = await self.presence.read(tables)
+        for table in changed:
+            self.broadcast(table)  # the seat's "online" changes
+            if table.all_ready:
+                await self.settle(table)
+        return len(changed)
 
     async def come_back(self, table: ServedTable, seat: int | None) -> None:
         """A person whose seat went to an expert while they were away is back: the seat is theirs again."""
@@ -750,7 +447,7 @@ class TableService:
             if table.driver.bot_to_act(deal=True) is not None and not table.match.is_over:
                 table.bot_task = asyncio.get_running_loop().create_task(self._play_bots(table))
 
-    def tell(self, table: ServedTable, message: dict[str, Any]) -> None:
+    def tell(self, table: ServedTable, message: ServerMessage) -> None:
         """Send every connection of the table the same public message (a chat line)."""
         text = dumps(message)
         for conn in list(table.connections):
@@ -838,35 +535,3 @@ def _resolve(state: GameState, seat: int, cards: list[int], action: str,
     """:func:`canasta.selection.choices` on a copy of the state, as move texts (off the event loop)."""
     found = resolve_selection(state, seat, cards, action, onto)
     return [str(m) for m in found.moves[:MAX_RESOLVED]], found.reason
-
-
-def _number(body: dict[str, Any], field: str, default: float, most: float) -> float:
-    """A table option in minutes or seconds: a number from 0 (never) to ``most``; fractions allowed."""
-    value = body.get(field, default)
-    if value is None:
-        return default
-    if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 <= value <= most:
-        raise ValueError(f"{field} must be a number from 0 (never) to {most:g}")
-    return float(value)
-
-
-def _parse_seats(raw: object, rules: Rules) -> list[Seat]:
-    """The seats of a table being created, in the seat language (default: a person at seat 0, ``expert`` elsewhere).
-
-    The lobby's sentences for a wrong list and an unknown kind; the rest is :func:`canasta.play.parse_seats`'s.
-    No ``policy:FILE`` player: a server never loads a file named in a request.
-    """
-    if raw is not None:
-        if not isinstance(raw, list) or len(raw) != rules.players:
-            raise ValueError(f"{rules.preset} needs a list of {rules.players} seats")
-        for index, entry in enumerate(raw):
-            if not isinstance(entry, dict) or not isinstance(entry.get("kind"), str):
-                raise ValueError(f"seat {index} must be an object with a kind (human or a computer player)")
-            kind = entry["kind"]
-            if kind.strip().lower() not in HUMAN_WORDS and kind.partition(":")[0] not in BOTS and not find_level(kind):
-                raise ValueError(f"seat {index}: unknown player kind {kind!r} ({HUMAN}, {', '.join(sorted(BOTS))}, "
-                                 f"or a level: {', '.join(level.kind for level in LEVELS)})")
-    try:
-        return parse_seats(raw, rules, shared=True)
-    except SeatError as exc:
-        raise ValueError(str(exc)) from None

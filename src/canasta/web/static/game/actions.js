@@ -6,12 +6,14 @@ import { request } from "/static/game/connection.js";
 import { clearSelection, markHighlight } from "/static/game/hand.js";
 import { renderActions, renderPileChoices } from "/static/game/render.js";
 import { $, keysFor, myTurn, selectedCodes, ui } from "/static/game/state.js";
+import { sentence } from "/static/game/words.js";
 
 export function setStatus(text, kind = "info") {
   const node = $("status");
   node.textContent = text;
   node.dataset.kind = kind;
   delete node.dataset.move;
+  document.dispatchEvent(new Event("status-changed")); // the table fits itself around a longer line
 }
 
 export function sendMove(text) {
@@ -93,8 +95,8 @@ export function onResolved(message) {
     renderPileChoices(ui.last);
     focusFirstChoice();
     const pile = purpose.cards ? "Choose how to take the pile." : "Choose how to take the pile, or select cards and press Take pile.";
-    setStatus(message.action === "pile" ? pile : "Choose where your wild cards go.", "info");
-  } else setStatus(message.reason || "These cards make no legal move.", "error");
+    setStatus(message.action === "pile" ? pile : "Choose where the cards go.", "info");
+  } else setStatus(message.reason ? sentence(message.reason) : "These cards make no legal move.", "error");
 }
 
 /** A resolve the server refused (stale, rate limited): a lookup for a grey button is forgotten quietly. */
@@ -117,7 +119,7 @@ function selectionKey(action) {
 
 function whyText(key) {
   const why = greyReasons.get(key);
-  return why ? why.charAt(0).toUpperCase() + why.slice(1) + "." : "";
+  return why ? sentence(why) : "";
 }
 
 /**
@@ -176,7 +178,7 @@ function doPile() {
 function doDiscard() {
   const cards = selectedCodes();
   if (cards.length !== 1) {
-    setStatus("select one card to discard", "error");
+    setStatus("Select one card to discard.", "error");
     return;
   }
   sendMove("discard " + cards[0]);

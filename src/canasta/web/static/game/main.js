@@ -7,12 +7,14 @@ import { connect, hasToken, request, send, setConnection, setToken, startPings }
 import { renderHand } from "/static/game/hand.js";
 import { onKey } from "/static/game/keys.js";
 import { changeOf, newCards, renderLog } from "/static/game/log.js";
-import { capture, pace, play, reduced, setSpeed, speed } from "/static/game/motion.js";
+import { capture, pace, play, reduced, setSpeed, settle, speed } from "/static/game/motion.js";
+import { fit, fitLog } from "/static/game/fit.js";
 import {
   renderActions, renderCenter, renderHeader, renderPlayers, renderScores, renderSides,
 } from "/static/game/render.js";
-import { openResult, renderHistory, renderResultDialog } from "/static/game/sheet.js";
+import { focusResultAction, openResult, renderHistory, renderResultDialog } from "/static/game/sheet.js";
 import { $, handCards, isPlayer, myTurn, ui } from "/static/game/state.js";
+import { sentence } from "/static/game/words.js";
 
 const queue = []; // state messages waiting to be shown, oldest first
 let holdUntil = 0; // the previous move by another player stays on show until then
@@ -94,9 +96,8 @@ function onError(message) {
   }
   let text = message.message || message.error || "refused";
   if (message.error === "stale_state") text = "The table moved on before your move arrived; look again and retry.";
-  // The engine's reason for an illegal move already ends with the move itself.
-  const named = message.error === "illegal_move" || what === "hint" || what === "next";
-  setStatus(what && !named ? `${text} (${what})` : text, "error");
+  // The engine's sentence as a player reads it: cards as on the table, without the move in notation.
+  setStatus(sentence(text), "error");
 }
 
 // -- the display queue: other players' moves one by one --------------------------------------
@@ -119,6 +120,7 @@ function pump() {
 
 function show(message) {
   const prev = ui.last;
+  settle(); // cards still in flight land before the table is drawn again
   const rects = prev && !reduced() ? capture() : null;
   const change = changeOf(prev, message);
   updateFresh(prev, message, change);
@@ -178,22 +180,6 @@ function render() {
   ui.wasMyTurn = mine;
 }
 
-/**
- * Everything on one screen: make the table denser (smaller cards, tighter fans) until the
- * page needs no scrolling and the board shows every meld.
- */
-function fit() {
-  const body = document.body;
-  const board = $("sides");
-  const root = document.scrollingElement || document.documentElement;
-  for (let level = 0; level <= 3; level += 1) {
-    body.dataset.density = String(level);
-    const fits = root.scrollHeight <= window.innerHeight + 1 && root.scrollWidth <= window.innerWidth + 1
-      && board.scrollHeight <= board.clientHeight + 1 && $("hand").scrollHeight <= $("hand").clientHeight + 2;
-    if (fits) break;
-  }
-}
-
 // -- notices, settings, panel -------------------------------------------------------------
 
 function showNotice(text) {
@@ -236,13 +222,28 @@ function showChat(lines) {
   box.scrollTop = box.scrollHeight;
 }
 
-/** The menu's seat button: leave the seat to the computer, or take it back. */
+/**
+ * Leaving the seat to the computer (at the top of the side panel, the first thing in the menu) and, while
+ * it is left, taking it back: the action bar says so in place of the moves, and the result dialog offers it.
+ */
 function renderSeatButton() {
   const msg = ui.last;
   const button = $("btn-seat");
   const mine = msg && isPlayer() ? msg.table.players[ui.seat] : null;
+  const left = Boolean(mine && mine.computer);
   button.hidden = !mine;
-  button.textContent = mine && mine.computer ? "Take my seat back" : "Leave my seat to the computer";
+  button.textContent = left ? "Take my seat back" : "Leave my seat to the computer";
+  document.body.classList.toggle("seat-is-left", left);
+  $("seat-left").hidden = !left;
+  const inDialog = $("btn-dialog-seat");
+  const focused = document.activeElement === inDialog;
+  inDialog.hidden = !left;
+  if (focused && !left && $("result-dialog").open) focusResultAction(); // the seat is back: ready for the next hand
+}
+
+function toggleSeat() {
+  const mine = ui.last && isPlayer() ? ui.last.table.players[ui.seat] : null;
+  if (mine) request(mine.computer ? "back" : "leave", {}, mine.computer ? "take back" : "leave");
 }
 
 function setPanel(open) {
@@ -283,10 +284,7 @@ function start() {
   $("btn-renew").addEventListener("click", () => send({ type: "renew", id: "renew" }));
   $("btn-look").addEventListener("click", () => $("result-dialog").close());
   $("btn-rematch").addEventListener("click", () => request("rematch", {}, "rematch"));
-  $("btn-seat").addEventListener("click", () => {
-    const mine = ui.last && isPlayer() ? ui.last.table.players[ui.seat] : null;
-    if (mine) request(mine.computer ? "back" : "leave", {}, mine.computer ? "take back" : "leave");
-  });
+  for (const id of ["btn-seat", "btn-seat-back", "btn-dialog-seat"]) $(id).addEventListener("click", toggleSeat);
   $("chat-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const input = $("chat-input");
@@ -296,6 +294,12 @@ function start() {
   window.addEventListener("resize", () => {
     if (ui.last) fit();
   });
+  // A longer line in the status may take a second row of the action bar: the table makes room.
+  document.addEventListener("status-changed", () => {
+    if (ui.last) requestAnimationFrame(fit);
+  });
+  // The side panel opens over the table on a smaller screen: its log is measured when it shows.
+  $("btn-panel").addEventListener("click", () => requestAnimationFrame(fitLog));
   // The preset's fields (decks, bonuses) for the points on the table; the page works without them.
   fetch("/api/setup").then((r) => (r.ok ? r.json() : null)).then((setup) => {
     if (setup) ui.presets = setup.presets;

@@ -56,7 +56,18 @@ function count() {
   document.body.dataset.animations = String(Number(document.body.dataset.animations || 0) + 1);
 }
 
-/** Move `element` from `from` to where it is now. */
+const ghosts = new Set(); // the images of cards in flight, removed when they land or the table is drawn again
+
+/** Land every card in flight at once (the table is about to be drawn again). */
+export function settle() {
+  for (const animation of [...ghosts]) animation.finish();
+}
+
+/**
+ * Move `element` from `from` to where it is now.  The card itself is already in its place, where it takes
+ * its clicks (the card you drew, in your hand) while an image of it flies there, taking none; the card shows
+ * when its image lands.
+ */
 function flyFrom(element, from, delay = 0) {
   if (!element || !from || !element.animate) return;
   const to = element.getBoundingClientRect();
@@ -64,13 +75,33 @@ function flyFrom(element, from, delay = 0) {
   const dx = from.left + from.width / 2 - (to.left + to.width / 2);
   const dy = from.top + from.height / 2 - (to.top + to.height / 2);
   const scale = Math.max(0.4, Math.min(2.5, from.width / to.width));
-  // A card in flight is not where it lands: it takes no click meanwhile (a click on a meld it flies to
-  // reaches the meld's button under it).
-  element.animate(
-    [{ transform: `translate(${dx}px, ${dy}px) scale(${scale})`, zIndex: 50, pointerEvents: "none" },
-      { transform: "none", zIndex: 50, pointerEvents: "none" }],
-    { duration: duration(), delay, easing: "cubic-bezier(.2,.7,.3,1)", fill: "backwards" },
+  const ghost = element.cloneNode(true);
+  // Only a picture: no id and no data of the card it shows (what the page and its tests look up is the card).
+  for (const node of [ghost, ...ghost.querySelectorAll("*")]) {
+    node.removeAttribute("id");
+    for (const name of Object.keys(node.dataset)) delete node.dataset[name];
+  }
+  ghost.classList.add("ghost");
+  ghost.setAttribute("aria-hidden", "true");
+  ghost.inert = true; // an image only: no focus, no click, nothing read out
+  Object.assign(ghost.style, {
+    position: "fixed", left: `${to.left}px`, top: `${to.top}px`, width: `${to.width}px`, height: `${to.height}px`,
+    margin: "0", zIndex: "60", pointerEvents: "none",
+  });
+  document.body.append(ghost);
+  element.style.opacity = "0";
+  const animation = ghost.animate(
+    [{ transform: `translate(${dx}px, ${dy}px) scale(${scale})` }, { transform: "none" }],
+    { duration: duration(), delay, easing: "cubic-bezier(.2,.7,.3,1)", fill: "both" },
   );
+  ghosts.add(animation);
+  const landed = () => {
+    ghosts.delete(animation);
+    ghost.remove();
+    element.style.opacity = "";
+  };
+  animation.onfinish = landed;
+  animation.oncancel = landed;
   count();
 }
 
@@ -173,7 +204,7 @@ export function play(change, rects, msg) {
     const box = document.querySelector(`#sides .red-threes[data-side="${side}"]`);
     if (!box) continue;
     glow(box);
-    const node = box.querySelector(".card:last-child");
+    const node = box.querySelector(".red-chip:last-child");
     flyFrom(node, word === "pile" ? rects.pile : rects.stock);
   }
 }

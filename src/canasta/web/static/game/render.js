@@ -7,6 +7,7 @@ import {
 import { greyReason, onMeldClick, sendMove } from "/static/game/actions.js";
 import { markHighlight } from "/static/game/hand.js";
 import { canastaKind, pointsOnTable } from "/static/game/points.js";
+import { choiceLabel, meldsJoined, sentence } from "/static/game/words.js";
 import {
   $, bottomSeat, isPlayer, keysFor, legalActions, myTurn, playerName, positionOf, rulesLink, rulesOf, sideNames,
   sideOfSeat, sideTitle, ui,
@@ -74,6 +75,10 @@ export function renderHeader(msg) {
   const { table, view } = msg;
   const status = { playing: "playing", hand_over: "hand over", over: "match over" }[table.status] || table.status;
   $("table-status").textContent = `Hand ${table.hand} \u00b7 ${status}${ui.role === "spectator" ? " \u00b7 watching" : ""}`;
+  // On a phone the top bar has room for the hand and the target only here; the menu says them in full.
+  $("match-facts").replaceChildren(el("span", "", `Hand ${table.hand}`), el("span", "", ` to ${formatPoints(table.target)}`));
+  $("table-facts").textContent = `Hand ${table.hand} of a match to ${formatPoints(table.target)} points`
+    + `${ui.role === "spectator" ? "; you are watching" : ""}.`;
   const turn = $("turn");
   if (table.status === "over") turn.textContent = "Match over";
   else if (table.status === "hand_over" || view.phase === "over") turn.textContent = "Hand over";
@@ -83,10 +88,11 @@ export function renderHeader(msg) {
     if (view.phase === "answer") {
       const asker = playerName(table, view.turn);
       turn.textContent = mine
-        ? `${asker} asks you, ${name}: \u201cMay I go out?\u201d Answer yes or no`
+        ? `${asker} asks you: \u201cMay I go out?\u201d Answer yes or no`
         : `${name} answers ${asker}: may they go out?`;
     } else {
-      const whose = mine ? `Your turn, ${name}` : `${name}\u2019s turn`;
+      const left = mine && Boolean((table.players[ui.seat] || {}).computer);
+      const whose = left ? "The computer plays your turn" : mine ? "Your turn" : `${name}\u2019s turn`;
       // After "may I go out?", the partner's answer decides the turn (the terminal says the same words).
       const words = view.phase === "play" && view.answer !== null && view.answer !== undefined
         ? (mine ? PLAY_ANSWERED[view.answer] : ANSWERED_FOR_OTHERS[view.answer])
@@ -183,7 +189,9 @@ export function renderPlayers(msg) {
         for (let i = 0; i < Math.min(size, 6); i += 1) fan.append(el("span", "mini-back"));
         row.append(fan);
       }
-      const count = el("span", "hand-size", `${size} card${size === 1 ? "" : "s"}`);
+      // "18 cards"; on a phone, where the seats share a row, the word gives way to a card back.
+      const count = el("span", "hand-size", String(size));
+      count.append(el("span", "cards-word", ` card${size === 1 ? "" : "s"}`));
       count.dataset.seat = String(p.seat);
       row.append(count);
       li.append(row);
@@ -230,21 +238,27 @@ export function renderSides(msg) {
       facts.append(pts);
     }
     head.append(facts);
-    panel.append(head);
-    const row = el("div", "melds");
+    // The side's red threes sit beside its name, as small cards: they are bonuses, not melds.
+    const bar = el("div", "side-bar");
+    bar.append(head);
     const reds = (view.red_threes || [])[side] || [];
     if (reds.length) {
-      const r = el("div", "red-threes");
+      const r = el("span", "red-threes");
       r.dataset.side = String(side);
+      r.setAttribute("role", "img");
       r.setAttribute("aria-label", `Red threes: ${reds.map(cardName).join(", ")}`);
-      r.setAttribute("role", "group");
-      const cards = el("div", "meld-cards");
-      for (const code of reds) cards.append(makeCard(code, { small: true }));
-      r.append(cards);
-      row.append(r);
+      r.title = `Red threes: ${reds.map(cardLabel).join(" ")}`;
+      for (const code of reds) {
+        const chip = el("span", "red-chip", cardLabel(code));
+        chip.dataset.card = code;
+        r.append(chip);
+      }
+      bar.append(r);
     }
+    panel.append(bar);
+    const row = el("div", "melds");
     for (const rank of ranks) row.append(renderMeld(view, side, rank, melds[rank], side === mySide));
-    if (!ranks.length && !reds.length) row.append(el("p", "empty-melds", "No melds yet"));
+    if (!ranks.length) row.append(el("p", "empty-melds", "No melds yet"));
     panel.append(row);
     (side === bottomSide ? mine : others).append(panel);
   });
@@ -269,7 +283,9 @@ function renderMeld(view, side, rank, cards, mine) {
     const top = sorted.find((c) => !isWild(c)) || sorted[0];
     row.append(makeCard(top, { small: true }));
   } else {
-    for (const code of sorted) row.append(makeCard(code, { small: true }));
+    // The wild cards lie under the natural ones, so the card on top always shows the meld's rank.
+    const fan = [...sorted.filter(isWild), ...sorted.filter((c) => !isWild(c))];
+    for (const code of fan) row.append(makeCard(code, { small: true }));
   }
   node.append(row);
   const count = el("span", "meld-count", kind ? `${cards.length}${kind === "natural" ? "\u2605" : "\u2606"}` : String(cards.length));
@@ -341,6 +357,7 @@ export function renderCenter(msg) {
 export function renderPileChoices(msg) {
   const box = $("pile-choices");
   box.replaceChildren();
+  markMelds([]);
   const legal = msg.legal || [];
   const offered = ui.choiceMoves && ui.choiceFor === msg.state ? ui.choiceMoves : []; // the engine's, for this state
   const moves = offered.length ? offered : legal.filter((m) => actionOf(m) === "pile");
@@ -351,34 +368,66 @@ export function renderPileChoices(msg) {
     return;
   }
   box.hidden = false;
-  box.append(el("p", "choices-title", actionOf(moves[0]) === "pile" ? "Take the pile with:" : "Meld:"));
+  const { view, table } = msg;
+  const side = sideOfSeat(table, ui.seat);
+  const melded = new Set(Object.keys((view.melds || [])[side] || {}));
+  const pile = view.pile || [];
+  const top = pile.length ? pile[pile.length - 1] : null;
+  const pileMoves = actionOf(moves[0]) === "pile";
+  box.append(el("p", "choices-title", pileMoves ? "How do you take the pile?" : "Where do your cards go?"));
+  // While a choice is pointed at or focused, its cards light up in the hand and the melds it joins on the table;
+  // the pointer leaving it gives the outline back to the focused choice, if any.
+  const previews = new Map();
+  const rest = () => {
+    const focused = previews.get(document.activeElement);
+    if (focused) focused();
+    else {
+      markHighlight(ui.hintFor === msg.state ? ui.highlight : new Set());
+      markMelds([]);
+    }
+  };
   for (const move of moves) {
-    const button = el("button", "choice");
+    const button = el("button", "choice", choiceLabel(move, melded, top));
     button.type = "button";
     button.dataset.move = move;
-    const cards = cardsInText(move);
-    button.textContent = cards.length ? choiceLabel(move) : "the top card onto your meld";
-    button.title = move;
+    const joins = meldsJoined(move, melded, top);
+    button.dataset.melds = joins.join(" ");
     button.addEventListener("click", () => sendMove(move));
-    const preview = () => markHighlight(keysFor(msg.view, cards));
+    const preview = () => {
+      markHighlight(keysFor(msg.view, cardsInText(move)));
+      markMelds(joins);
+    };
+    previews.set(button, preview);
     button.addEventListener("mouseenter", preview);
     button.addEventListener("focus", preview);
+    button.addEventListener("mouseleave", rest);
+    button.addEventListener("blur", () => {
+      if (!button.matches(":hover")) requestAnimationFrame(rest); // after the focus has moved on
+    });
     box.append(button);
   }
   const cancel = el("button", "choice cancel", "Cancel");
   cancel.type = "button";
   cancel.id = "btn-cancel-choice";
   box.append(cancel);
+  placeChooser();
 }
 
-/** A move in the chooser, group by group: "9♠ 9♥ 9♦ JK" or "9♠ 9♥ 9♦ · JK on your kings". */
-function choiceLabel(move) {
-  const text = String(move).trim().replace(/^\S+\s*/, "");
-  return text.split(",").map((group) => {
-    const [rank, wilds] = group.includes(":") ? group.split(":") : [null, group];
-    const shown = cardsInText(wilds).map(cardLabel).join(" ");
-    return rank ? `${shown} on your ${rankPlural(rank.trim())}` : shown;
-  }).join(" \u00b7 ");
+/** Outline the melds of your side that a choice joins (`ranks`: none, to clear). */
+export function markMelds(ranks) {
+  const wanted = new Set(ranks);
+  for (const meld of document.querySelectorAll("#sides .side.mine .meld")) {
+    meld.classList.toggle("target", wanted.has(meld.dataset.rank));
+  }
+}
+
+/** The chooser lies over the table above your side's melds, so that the melds it points at stay in view. */
+export function placeChooser() {
+  const box = $("pile-choices");
+  if (box.hidden) return;
+  const board = $("sides").getBoundingClientRect();
+  const mine = $("mine-row").getBoundingClientRect();
+  box.style.maxHeight = `${Math.max(132, mine.top - board.top - 6)}px`;
 }
 
 /**
@@ -398,7 +447,7 @@ export function whyNot(action, msg, words) {
   const chosen = greyReason(action);
   if (chosen === "") return "Checking the cards selected\u2026";
   const why = chosen === undefined ? (msg.reasons || {})[action] : chosen;
-  return why ? why.charAt(0).toUpperCase() + why.slice(1) + "." : "Not now.";
+  return why ? sentence(why) : "Not now.";
 }
 
 export function renderActions(msg) {

@@ -16,6 +16,7 @@ export function renderResultDialog(msg) {
   const result = table.status !== "playing" || msg.view.phase === "over" ? currentResult(msg) : null;
   renderHandResult(msg, result);
   renderMatchResult(msg);
+  dialog.classList.toggle("match-over", table.status === "over");
   if (!result) {
     if (dialog.open) dialog.close();
     ui.dialogShown = null;
@@ -32,6 +33,11 @@ export function renderResultDialog(msg) {
 export function openResult() {
   const dialog = $("result-dialog");
   if (!dialog.open) dialog.showModal();
+  focusResultAction();
+}
+
+/** The focus on the result dialog's first action: ready for the next hand, a rematch, or the lobby. */
+export function focusResultAction() {
   const next = $("btn-next");
   const rematch = $("btn-rematch");
   const target = !next.hidden && !next.disabled ? next : !rematch.hidden ? rematch : $("btn-lobby");
