@@ -23,7 +23,7 @@ from canasta.tui.session import Session
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMAND_NAMES = ("play", "replay", "serve", "scenario", "legal", "bench", "soak", "rules", "arena", "ladder",
-                 "bots", "sheets", "score")
+                 "bots", "review", "sheets", "score")
 
 
 def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

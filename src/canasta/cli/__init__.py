@@ -1,4 +1,5 @@
-"""The ``canasta`` command line: play, serve, rules, scenario, legal, bench, soak, arena, ladder, bots, sheets, score.
+"""The ``canasta`` command line: play, serve, rules, scenario, legal, bench, soak, arena, ladder, bots, review,
+sheets, score.
 
 Each front end registers its own subcommands (``register(sub)``); they import only
 :mod:`canasta.cli.args` from here, never this module, so the command line has no import circle.
@@ -23,6 +24,7 @@ COMMANDS = (
     "canasta.web.command",  # serve
     "canasta.cli.engine",  # scenario, legal, bench, soak, rules, arena
     "canasta.cli.ladder",  # ladder, bots
+    "canasta.cli.review",  # review
     "canasta.sheets.command",  # sheets
     "canasta.scorekeeper.command",  # score
 )
@@ -30,8 +32,8 @@ COMMANDS = (
 
 DESCRIPTION = """\
 Canasta, complete: play it at the terminal or in the browser, print the rules of any
-variant and their sheets, keep the score of a real game, and measure the engine and
-its computer players."""
+variant and their sheets, keep the score of a real game, review the decisions of a
+played match, and measure the engine and its computer players."""
 EPILOG = """\
 Rules: --preset (classic, two-player, three-player, five-player, six-player, ...) and
 --set OPTION=VALUE; `canasta rules --options` lists every option. `canasta COMMAND --help`
