@@ -33,6 +33,7 @@ from canasta.bots import make_bot
 from canasta.bots.rating import percentile
 from canasta.bots.review import (
     LABELS,
+    RATING_SCALE,
     THRESHOLDS,
     ReviewSettings,
     candidates_for,
@@ -123,9 +124,13 @@ def describe(data: dict[str, Any]) -> dict[str, Any]:
             "decisions": len(rows),
             "best": sum(1 for x in losses if x == 0.0) / len(losses),
             "mean_loss": statistics.fmean(losses),
-            "percentiles": {p: percentile(losses, p) for p in (50, 75, 90, 95, 99)},
+            "percentiles": {p: percentile(losses, p) for p in (50, 75, 90, 95, 98, 99)},
             "bands": bands,
             "labels": {label: sum(1 for r in rows if label_of(r["loss"], r["low"]) == label) for label in LABELS},
+            "sure_from_100": [sum(1 for r in rows if r["loss"] >= 100.0 and r["low"] is not None and r["low"] > 0.0),
+                              sum(1 for r in rows if r["loss"] >= 100.0)],
+            "rating": RATING_SCALE * statistics.fmean(losses),
+            "rating_per_hand_and_seat": _spread([RATING_SCALE * statistics.fmean(v) for v in _per_seat(rows).values()]),
             "half_width_median": statistics.median([(r["high"] - r["low"]) / 2 for r in rows if r["loss"] > 0.0
                                                     and r["low"] is not None and r["high"] is not None] or [0.0]),
         }
@@ -133,15 +138,24 @@ def describe(data: dict[str, Any]) -> dict[str, Any]:
     pairs = [(first[key], r) for r in data["again"] if (key := (r["match"], r["index"])) in first]
     if pairs:
         diffs = [a["loss"] - b["loss"] for a, b in pairs]
+        steps = [(LABELS.index(label_of(a["loss"], a["low"])), LABELS.index(label_of(b["loss"], b["low"])))
+                 for a, b in pairs]
         report["noise"] = {
             "decisions": len(pairs),
             "loss_difference_sd": statistics.pstdev(diffs),
+            "one_review_sd": statistics.pstdev(diffs) / math.sqrt(2.0),
             "loss_difference_p90": percentile(sorted(abs(d) for d in diffs), 90),
-            "same_label": sum(1 for a, b in pairs if a["label"] == b["label"]) / len(pairs),
+            "same_label": sum(1 for a, b in steps if a == b) / len(pairs),
             "both_zero": sum(1 for a, b in pairs if a["loss"] == 0.0 and b["loss"] == 0.0) / len(pairs),
-            "label_within_one": sum(1 for a, b in pairs
-                                    if abs(LABELS.index(a["label"]) - LABELS.index(b["label"])) <= 1) / len(pairs),
+            "label_within_one": sum(1 for a, b in steps if abs(a - b) <= 1) / len(pairs),
+            "mistake_against_good": sum(1 for a, b in steps if max(a, b) >= 3 and min(a, b) <= 1) / len(pairs),
         }
+    sides: dict[tuple[int, str], float] = {}
+    for r in data["decisions"]:
+        sides[r["match"], r["bot"]] = sides.get((r["match"], r["bot"]), 0.0) + r["loss"]
+    gaps = [sides.get((m, "basic"), 0.0) - sides.get((m, "expert"), 0.0) for m in {m for m, _ in sides}]
+    report["basic_side_minus_expert_side_per_hand"] = {"mean": statistics.fmean(gaps), "sd": statistics.pstdev(gaps),
+                                                       "hands": len(gaps)}
     if "pairing" in data:
         report["pairing"] = data["pairing"]
     seconds = data.get("seconds_per_hand_and_seat", [])
@@ -151,23 +165,44 @@ def describe(data: dict[str, Any]) -> dict[str, Any]:
     return report
 
 
+def _per_seat(rows: list[dict[str, Any]]) -> dict[tuple[int, int], list[float]]:
+    """The losses of each seat of each hand."""
+    per: dict[tuple[int, int], list[float]] = {}
+    for r in rows:
+        per.setdefault((r["match"], r["seat"]), []).append(r["loss"])
+    return per
+
+
+def _spread(values: list[float]) -> dict[str, float]:
+    return {"median": statistics.median(values), "min": min(values), "max": max(values)}
+
+
 def text(report: dict[str, Any]) -> str:
     lines = [f"{report['hands']} classic hands, expert and basic, {report['rollouts']} rollouts a decision; "
              f"thresholds {', '.join(f'{name} from {start:g}' for name, start in THRESHOLDS)}"]
     for bot, r in report["bots"].items():
         p = r["percentiles"]
-        lines.append(f"{bot}: {r['decisions']} decisions, {r['best']:.0%} best, mean loss {r['mean_loss']:.1f}; "
-                     f"loss percentiles 50/75/90/95/99: {p[50]:.0f} {p[75]:.0f} {p[90]:.0f} {p[95]:.0f} "
-                     f"{p[99]:.0f}; median half-width of a loss's 95% interval {r['half_width_median']:.0f}")
+        per = r["rating_per_hand_and_seat"]
+        lines.append(f"{bot}: {r['decisions']} decisions, {r['best']:.0%} best, mean loss {r['mean_loss']:.1f} "
+                     f"(rating {r['rating']:.1f}; per hand and seat median {per['median']:.1f}, {per['min']:.1f} to "
+                     f"{per['max']:.1f}); loss percentiles 50/75/90/95/98/99: "
+                     + " ".join(f"{p[q]:.0f}" for q in (50, 75, 90, 95, 98, 99))
+                     + f"; median half-width of a loss's 95% interval {r['half_width_median']:.0f}")
         lines.append("  losses in (from, to]: " + "; ".join(
-            f"{b['from']:g}-{b['to']:g}: {b['decisions']} ({b['interval_above_zero']} sure)" for b in r["bands"]))
-        lines.append("  labels: " + ", ".join(f"{k} {v}" for k, v in r["labels"].items()))
+            f"{b['from']:g}-{b['to']:g}: {b['decisions']} ({b['interval_above_zero']} sure)" for b in r["bands"])
+            + f"; losses of 100 or more with the interval above 0: {r['sure_from_100'][0]} of "
+              f"{r['sure_from_100'][1]}")
+        lines.append("  labels: " + ", ".join(f"{k} {v} ({v / r['decisions']:.1%})" for k, v in r["labels"].items()))
     if "noise" in report:
         n = report["noise"]
         lines.append(f"again with another seed, {n['decisions']} decisions: sd of the loss difference "
-                     f"{n['loss_difference_sd']:.1f}, 90% within {n['loss_difference_p90']:.0f}; same label "
-                     f"{n['same_label']:.0%}, within one label {n['label_within_one']:.0%}, both best "
-                     f"{n['both_zero']:.0%}")
+                     f"{n['loss_difference_sd']:.1f} (one review {n['one_review_sd']:.1f}), 90% within "
+                     f"{n['loss_difference_p90']:.0f}; same label {n['same_label']:.0%}, within one label "
+                     f"{n['label_within_one']:.0%}, both best {n['both_zero']:.0%}, mistake or worse against best or "
+                     f"good {n['mistake_against_good']:.1%}")
+    g = report["basic_side_minus_expert_side_per_hand"]
+    lines.append(f"basic's side lost {g['mean']:.0f} points a hand more than the expert's (sd {g['sd']:.0f}, "
+                 f"{g['hands']} hands)")
     if "pairing" in report:
         p = report["pairing"]
         lines.append(f"common deals, {p['decisions']} decisions: median spread of the move played's value "
