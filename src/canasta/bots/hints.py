@@ -99,19 +99,36 @@ def _found(last: object, move: Move, first: Move) -> str:
     return f"; in {rounds} simulated deals of the hidden cards it scored {gain:.0f} points more than {doing(first)}."
 
 
+_WORDS: dict[str, tuple[str, str]] = {
+    DISCARD: ("Discard", "discarding"), MELD: ("Meld", "melding"), PILE: ("Take the pile", "taking the pile"),
+    DRAW: ("Draw from the stock", "drawing from the stock"),
+    ASK: ("Ask your partner whether you may go out", "asking your partner"),
+    YES: ("Answer yes", "saying yes"), NO: ("Answer no", "saying no"),
+}
+"""Each action as a hint tells it (``Discard``) and as a gerund (``discarding``), before its cards."""
+
+
+def _said(move: Move, form: int) -> str:
+    """A move in words, ``form`` 0 as told (``Meld K♠ K♦ K♣``), 1 as a gerund (``melding K♠ K♦ K♣``)."""
+    if move.action not in _WORDS:
+        return str(move)
+    words = _WORDS[move.action][form]
+    if move.action == DISCARD and move.card is not None:
+        return f"{words} {card_label(move.card)}"
+    if move.action == MELD:
+        return f"{words} {_groups_words(move)}"
+    if move.action == PILE and move.groups and form == 0:
+        return f"{words} with {_groups_words(move)}"
+    return words
+
+
 def doing(move: Move) -> str:
     """A move as an action in words: ``discarding 7♣``, ``taking the pile``.
 
     >>> doing(Move.parse("discard 7C")), doing(Move.parse("meld KS KD KC"))
     ('discarding 7♣', 'melding K♠ K♦ K♣')
     """
-    if move.action == DISCARD and move.card is not None:
-        return f"discarding {card_label(move.card)}"
-    if move.action == MELD:
-        return "melding " + _groups_words(move)
-    words = {DRAW: "drawing from the stock", PILE: "taking the pile", ASK: "asking your partner",
-             YES: "saying yes", NO: "saying no"}
-    return words.get(move.action, str(move))
+    return _said(move, 1)
 
 
 def _groups_words(move: Move) -> str:
@@ -126,15 +143,7 @@ def move_words(move: Move) -> str:
     >>> move_words(Move.parse("pile 9S 9H")), move_words(Move.parse("yes"))
     ('Take the pile with 9♠ 9♥', 'Answer yes')
     """
-    if move.action == DISCARD and move.card is not None:
-        return f"Discard {card_label(move.card)}"
-    if move.action == MELD:
-        return "Meld " + _groups_words(move)
-    if move.action == PILE:
-        return "Take the pile" + (f" with {_groups_words(move)}" if move.groups else "")
-    words = {DRAW: "Draw from the stock", ASK: "Ask your partner whether you may go out", YES: "Answer yes",
-             NO: "Answer no"}
-    return words.get(move.action, str(move))
+    return _said(move, 0)
 
 
 def hint_sentence(move: Move, reason: str) -> str:
