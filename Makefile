@@ -9,6 +9,11 @@ COMPILED     ?= build/compiled
 COMPILED_LIB := $(abspath $(COMPILED))/lib
 # The tests that run a second time, against the compiled build.
 COMPILED_TESTS := tests/engine tests/bots tests/rl tests/scenarios tests/compiled
+# `make test` runs the tests on TEST_WORKERS processes (pytest-xdist), each test file whole on one of them, so a
+# module's server, browser and other shared fixtures start once (TEST_WORKERS=0: all in one process). Their
+# temporary files go to a short folder of the run's own: some tests print paths there on 79-column lines.
+TEST_WORKERS ?= 2
+PYTEST = $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
 RUN_BUILD = if [ -d $(COMPILED_LIB)/canasta ]; then export PYTHONPATH=$(COMPILED_LIB); fi;
 
 .PHONY: play test compiled lint typecheck bench bench-web soak clean
@@ -43,12 +48,14 @@ test: $(VENV)/.test compiled
 	@scripts/ensure-axe.sh >/dev/null
 	$(BIN)/ruff check src tests benchmarks examples scripts setup.py
 	$(BIN)/mypy --strict src/canasta
-	pg="$$(scripts/ensure-postgres.sh $(VENV)/pg)" && CANASTA_TEST_PG="$$pg" CANASTA_BUILD=interpreted \
-		CANASTA_COMPILED_LIB=$(COMPILED_LIB) $(BIN)/python -m pytest
+	pg="$$(scripts/ensure-postgres.sh $(VENV)/pg)" && tmp="$$(mktemp -d /tmp/ctXXXXXX)" && \
+		CANASTA_TEST_PG="$$pg" CANASTA_BUILD=interpreted CANASTA_COMPILED_LIB=$(COMPILED_LIB) \
+		$(PYTEST) --basetemp="$$tmp" && rm -rf "$$tmp"
 	@if [ -d $(COMPILED_LIB)/canasta ]; then \
-		echo "$(BIN)/python -m pytest $(COMPILED_TESTS)   # again, compiled"; \
+		echo "$(PYTEST) $(COMPILED_TESTS)   # again, compiled"; \
+		tmp="$$(mktemp -d /tmp/ctXXXXXX)" && \
 		CANASTA_BUILD=compiled CANASTA_COMPILED_LIB=$(COMPILED_LIB) PYTHONPATH=$(COMPILED_LIB) \
-			$(BIN)/python -m pytest -p no:cacheprovider $(COMPILED_TESTS); \
+			$(PYTEST) -p no:cacheprovider --basetemp="$$tmp" $(COMPILED_TESTS) && rm -rf "$$tmp"; \
 	else echo "no compiled build: the tests ran interpreted only"; fi
 
 bench: $(VENV)/.test compiled

@@ -73,9 +73,25 @@ def start_server(workdir: Path, bot_delay: float = 0.02, port: int | None = None
 
     Waits for ``/api/health``; the server's output goes to ``workdir/server.log``.  The tests'
     own address is trusted: one browser makes many tables in a minute (the rate limits have
-    their own tests in test_security.py).
+    their own tests in test_security.py).  A free port taken meanwhile (tests run side by side
+    under pytest-xdist) is tried again with another.
     """
-    port = port or free_port()
+    if port is not None:
+        return _start_server(workdir, bot_delay, port, seed)
+    for _ in range(3):
+        try:
+            return _start_server(workdir, bot_delay, free_port(), seed, retry_taken_port=True)
+        except _PortTaken:
+            continue
+    return _start_server(workdir, bot_delay, free_port(), seed)
+
+
+class _PortTaken(Exception):
+    """The server could not listen: something else took the free port first."""
+
+
+def _start_server(workdir: Path, bot_delay: float, port: int, seed: int | None,
+                  retry_taken_port: bool = False) -> Server:
     log = workdir / "server.log"
     cmd = [sys.executable, "-m", "canasta.cli", "serve", "--port", str(port), "--db", str(workdir / "web.sqlite3"),
            "--bot-delay", str(bot_delay), "--quiet", "--trusted", "127.0.0.1"]
@@ -89,7 +105,10 @@ def start_server(workdir: Path, bot_delay: float = 0.02, port: int | None = None
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            pytest.fail(f"canasta serve exited with {process.returncode}: {log.read_text(errors='replace')[-2000:]}")
+            said = log.read_text(errors="replace")[-2000:]
+            if retry_taken_port and "address already in use" in said.lower():
+                raise _PortTaken(said)
+            pytest.fail(f"canasta serve exited with {process.returncode}: {said}")
         try:
             if get_json(server.base + "/api/health").get("ok") is True:
                 return server
@@ -497,12 +516,14 @@ def headless_chromium() -> Iterator[Any]:
 
 
 @contextmanager
-def browser_contexts(browser: Any, **defaults: Any) -> Iterator[Callable[..., Any]]:
+def browser_contexts(browser: Any, speed: str | None = None, **defaults: Any) -> Iterator[Callable[..., Any]]:
     """Make fresh browser contexts (``defaults`` | the options given), closed at the end; a script error fails.
 
     Playwright's ``wait_for_function`` evaluates strings, which the server's strict
     Content-Security-Policy forbids, so the tests' contexts bypass it by default;
     ``test_the_pages_run_under_the_strict_content_security_policy`` checks the pages without.
+    ``speed``: the motion speed the pages start at (``slow``, ``normal``, ``fast``: stored as a player's
+    choice, unless a page chose one), so that pages with motion on still show every move, only faster.
     """
     contexts: list[Any] = []
     errors: list[str] = []
@@ -510,6 +531,9 @@ def browser_contexts(browser: Any, **defaults: Any) -> Iterator[Callable[..., An
     def make(**options: Any) -> Any:
         context = browser.new_context(**({"bypass_csp": True} | defaults | options))
         context.set_default_timeout(WAIT_MS)
+        if speed is not None:
+            context.add_init_script(f"try {{ if (!localStorage.getItem('canasta:speed'))"
+                                    f" localStorage.setItem('canasta:speed', {json.dumps(speed)}); }} catch (e) {{}}")
         context.on("page", lambda page: page.on("pageerror", lambda exc: errors.append(f"{page.url}: {exc}")))
         contexts.append(context)
         return context

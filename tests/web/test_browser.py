@@ -100,8 +100,11 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture
 def new_context(browser: Any) -> Iterator[Callable[..., Any]]:
-    """Make fresh browser contexts (closed after the test); a script error on any page fails the test."""
-    with browser_contexts(browser) as make:
+    """Make fresh browser contexts (closed after the test); a script error on any page fails the test.
+
+    Motion stays on (the computer players' moves are shown one by one, cards fly) at the fast speed, a player's
+    choice: the pacing at each speed has its own test in test_table.py."""
+    with browser_contexts(browser, speed="fast") as make:
         yield make
 
 
