@@ -190,6 +190,18 @@ class SeatReview:
                 "costliest": [{"hand": d.hand, "index": d.index, "played": d.played, "best": d.best,
                                "loss": round(d.loss, 1), "label": d.label} for d in self.costliest]}
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any], decisions: Sequence[Decision] = ()) -> SeatReview:
+        """The summary :meth:`to_json` wrote; its costliest decisions are found among ``decisions``."""
+        found = {(d.hand, d.index): d for d in decisions}
+        return cls(seat=int(data["seat"]), decisions=int(data["decisions"]), forced=int(data.get("forced", 0)),
+                   total_loss=float(data["total_loss"]), mean_loss=float(data["mean_loss"]),
+                   rating=float(data["rating"]), counts={label: int(data.get(label, 0)) for label in LABELS},
+                   hands=tuple((int(h["hand"]), int(h["decisions"]), float(h["total_loss"]))
+                               for h in data.get("hands", ())),
+                   costliest=tuple(found[key] for c in data.get("costliest", ())
+                                   if (key := (int(c["hand"]), int(c["index"]))) in found))
+
 
 @dataclass(frozen=True)
 class Review:
@@ -211,6 +223,25 @@ class Review:
                 "settings": self.settings.to_json(), "thresholds": dict(self.thresholds),
                 "rating_scale": RATING_SCALE, "seconds": round(self.seconds, 2),
                 "seats": [s.to_json() for s in self.seats], "decisions": [d.to_json() for d in self.decisions]}
+
+    @classmethod
+    def from_json(cls, data: object) -> Review:
+        """The review :meth:`to_json` wrote (``canasta review --json``); :class:`ReviewError` in one line if not one."""
+        if not isinstance(data, dict):
+            raise ReviewError("not a review written by canasta review --json (not a JSON object)")
+        try:
+            decisions = tuple(Decision.from_json(d) for d in data["decisions"])
+            given = data.get("settings") or {}
+            settings = ReviewSettings(rollouts=given.get("rollouts"), seconds=given.get("seconds"),
+                                      candidates=int(given.get("candidates", CANDIDATES)),
+                                      seed=int(given.get("seed", 0)), weighted=bool(given.get("weighted", True)))
+            return cls(preset=str(data["preset"]), players=tuple(str(p) for p in data["players"]),
+                       hands=tuple(int(h) for h in data["hands"]), settings=settings,
+                       seats=tuple(SeatReview.from_json(s, decisions) for s in data["seats"]),
+                       decisions=decisions, seconds=float(data.get("seconds", 0.0)))
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            why = f"no {exc}" if isinstance(exc, KeyError) else str(exc) or type(exc).__name__
+            raise ReviewError(f"not a review written by canasta review --json ({why})") from None
 
 
 # -- one decision ---------------------------------------------------------------------------------

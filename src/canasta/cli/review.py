@@ -1,8 +1,9 @@
 """``canasta review FILE``: every decision of chosen seats judged by rollouts, as text, JSON or Markdown.
 
-FILE is a game record (``Match.to_record``, NOTATION.md "Game records", decks included) or a save
-file of the terminal game (the record with its ``seats``).  The browser keeps no export of a
-table's history yet, so a web table is reviewed once saved as a game record.  By default the
+FILE is a game record (``Match.to_record``, NOTATION.md "Game records", decks included), a save
+file of the terminal game (the record with its ``seats``), or a web table's history: the game page's
+"Download the game record" (``GET /api/tables/{id}/record``, :mod:`canasta.web.reviews`) saves the
+hands that are over, written for the player's seat, with the table's ``seats``.  By default the
 seats of the people (a save file's ``human`` seats; every seat of a bare record) and every hand are
 reviewed.  What the labels mean, the figures behind them and the performance rating:
 docs/review.md.  Seats, hands and moves count from 1 here, as people count; the JSON keeps the
@@ -14,7 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .args import UsageError, load_json
@@ -25,7 +26,6 @@ if TYPE_CHECKING:
 
 
 def cmd_review(args: argparse.Namespace) -> int:
-    from ..bots.arena import progress_bar
     from ..bots.review import ReviewSettings, review_match
     from .engine import check_ray_address
 
@@ -51,14 +51,7 @@ def cmd_review(args: argparse.Namespace) -> int:
                               candidates=args.candidates, seed=args.seed)
     if args.address is not None and args.backend == "ray":
         check_ray_address(args.address)
-    progress = None
-    if not args.quiet and sys.stderr.isatty():
-        def progress(done: int, total: int) -> None:
-            progress_bar(done, total, "decisions")
-    elif not args.quiet:
-        def progress(done: int, total: int) -> None:
-            if total >= 10 and (done * 10 // total != (done - 1) * 10 // total):
-                print(f"review: {done}/{total} decisions", file=sys.stderr, flush=True)
+    progress = None if args.quiet else stderr_progress()
     review = review_match(match, seats, hands, settings, workers=args.workers, backend=args.backend,
                           address=args.address, progress=progress)
     if args.json:
@@ -68,6 +61,20 @@ def cmd_review(args: argparse.Namespace) -> int:
     else:
         print(text(review, args.file))
     return 0
+
+
+def stderr_progress() -> Callable[[int, int], None]:
+    """The review's progress on standard error: a bar on a terminal, else a line every tenth."""
+    from ..bots.arena import progress_bar
+
+    if sys.stderr.isatty():
+        def progress(done: int, total: int) -> None:
+            progress_bar(done, total, "decisions")
+    else:
+        def progress(done: int, total: int) -> None:
+            if total >= 10 and (done * 10 // total != (done - 1) * 10 // total):
+                print(f"review: {done}/{total} decisions", file=sys.stderr, flush=True)
+    return progress
 
 
 def load_match(record: Any, path: str) -> Match:

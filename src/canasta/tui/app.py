@@ -22,6 +22,7 @@ from textual.widgets import Static
 
 from ..bots.hints import hint, hint_sentence
 from ..bots.levels import find_level
+from ..bots.review import Progress, Review, ReviewSettings, review_hand
 from ..cards import card_text
 from ..errors import CanastaError
 from ..moves import DRAW, MELD, PILE, Move, Phase
@@ -29,6 +30,9 @@ from ..selection import SELECT_TO_MELD
 from ..text.labels import meld_label, play_words
 from ..text.rulebook import rules_text
 from ..views import View, public_view
+from .replay import Replay
+from .replay_app import ReplayScreen
+from .reviewing import ReviewingScreen
 from .saves import offer_choices
 from .scoresheet import match_sheets
 from .selection import offer
@@ -97,6 +101,7 @@ KEY_LIST = [
     "  c        colours off or on (NO_COLOR or --no-color: start without)",
     "  S        save the match to a file    q Ctrl-C: leave (asks first)",
     "  Enter    the next hand once a hand is over; at the match's end: play again",
+    "  v        once a hand is over: review your decisions in it, then replay it with each one marked",
     "",
     "Short forms on the table",
     "  K×5·3w   a meld of 5 kings, 3 of them wild cards (f: every card)",
@@ -168,6 +173,7 @@ class TableScreen(Screen[None]):
         Binding("S", "save", "save", show=False),
         Binding("q", "quit_table", "quit", show=False),
         Binding("enter", "enter", "next", show=False),
+        Binding("v", "review_hand", "review this hand", show=False),
     ]
     DEFAULT_CSS = """
     TableScreen { padding: 0 1; }
@@ -206,6 +212,8 @@ class TableScreen(Screen[None]):
         self.hinted: Move | None = None  # the last hint's move, highlighted when a choice offers it
         self.narrator = Narrator(session.names, session.match.rules.sides)  # this hand's log in words (words.Narrator)
         self.told: list[tuple[int, str]] = []  # the narrator's log: (move number, sentence)
+        self.review_settings: ReviewSettings | None = None  # the budget of "review this hand" (None: the default)
+        self.reviews: dict[tuple[int, int], Review] = {}  # by (match seed, hand): reviewed once, replayed at once
 
     # -- layout ---------------------------------------------------------------------------
 
@@ -370,9 +378,10 @@ class TableScreen(Screen[None]):
         state = s.state
         names = s.names
         if state.is_over:
+            review = " · v: review it" if s.humans else ""
             if s.match.is_over:
-                return [("The match is over. Enter: play again · s: the score sheet · q: leave", "bold")]
-            return [("The hand is over. Enter: the next hand · s: the score sheet", "bold")]
+                return [(f"The match is over. Enter: play again · s: the score sheet{review} · q: leave", "bold")]
+            return [(f"The hand is over. Enter: the next hand · s: the score sheet{review}", "bold")]
         seat = state.to_act
         if s.table.is_bot(seat):
             return [(f"{names[seat]} is playing…", "dim")]
@@ -534,10 +543,12 @@ class TableScreen(Screen[None]):
         s = self.session
         match = s.match
         width = max(40, min(120, self.app.size.width) - 4)  # the page: the dialog less its border and padding
+        review = " · v: review this hand" if s.humans else ""
         if at_end and not match.is_over:
-            title, help_text = f"Hand {len(match.results)} is over", "Enter: deal the next hand · Esc: the table"
+            title = f"Hand {len(match.results)} is over"
+            help_text = f"Enter: deal the next hand{review} · Esc: the table"
         elif at_end:
-            title, help_text = "The match is over", "Enter: play again · q: leave · Esc: back to the table"
+            title, help_text = "The match is over", f"Enter: play again · q: leave · Esc: back to the table{review}"
         else:
             title, help_text = "Score sheet", "Esc: close · ↑↓ PgUp PgDn: scroll"
         lines = match_sheets(match, width)
@@ -550,11 +561,14 @@ class TableScreen(Screen[None]):
                           else "sat out this hand" if seat == view.sitting_out else "none")
                        for seat, cards in enumerate(view.hands_left)), "", *lines]
         self.app.push_screen(TextScreen(title, lines, help_text,
-                                        enter_result=("again" if match.is_over else "next") if at_end else None),
+                                        enter_result=("again" if match.is_over else "next") if at_end else None,
+                                        answers={"v": "review"} if at_end and review else None),
                              self._after_sheet)
 
     def _after_sheet(self, answer: str | None) -> None:
-        if answer == "next":
+        if answer == "review":
+            self.action_review_hand()
+        elif answer == "next":
             self.next_hand()
         elif answer == "again":
             self.play_again()
@@ -783,6 +797,40 @@ class TableScreen(Screen[None]):
         kept = "n: leave; the match is kept for: canasta play --continue" if self.autosave is not None \
             else "n: leave without saving"
         self.app.push_screen(QuitScreen(f"y: save to a file and leave\n{kept}\nEsc: go on playing"), answered)
+
+    def action_review_hand(self) -> None:
+        """Review the hand just played for the people at this screen (a dialog shows the progress; Esc stops
+        it), then replay it with each of their decisions marked: one person's hand as they saw it."""
+        s = self.session
+        if not s.state.is_over:
+            self.say("The review is offered once the hand is over.", "bold yellow")
+            return
+        if not s.humans:
+            self.say("Nobody plays at this screen: canasta review FILE reviews computer players.", "bold yellow")
+            return
+        hand = len(s.match.hands) - 1
+        seats = list(s.humans)
+        replay = Replay.from_record(s.to_record())  # the session's own record, as it stands now
+        seat = seats[0] if len(seats) == 1 else None  # several people: every hand, now that it is over
+        settings = self.review_settings
+        key = (s.seed, hand)
+
+        def job(progress: Progress) -> Review:
+            return review_hand(replay.match, hand, seats, settings, progress=progress)
+
+        def opened(review: Review | None) -> None:
+            if review is None:
+                self.redraw()
+                return
+            self.reviews[key] = review
+            replay.seek(replay.hand_start(hand))
+            self.app.push_screen(ReplayScreen(replay, seat, review))
+
+        if key in self.reviews:
+            opened(self.reviews[key])
+            return
+        who = " and ".join(s.names[seat] for seat in seats)
+        self.app.push_screen(ReviewingScreen(job, f"hand {hand + 1} for {who}"), opened)
 
     def action_enter(self) -> None:
         """Enter: the next hand, or a new match at the end of the match."""

@@ -18,6 +18,10 @@ from ..errors import CanastaError
 from ..rules import PRESETS
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from ..bots.review import Progress, Review
+    from .replay import Replay
     from .session import Session
 
 NEEDS_TUI = "the terminal table needs the tui extra: pip install 'canasta[tui]'"
@@ -56,11 +60,19 @@ def register(sub: Any) -> None:
         "replay", help="step through a saved or recorded match, move by move",
         description="Step through a saved match or a game record on the terminal table, move by move and "
                     "hand by hand (needs the tui extra), every hand face up or as one seat saw it. --plain, or "
-                    "standard input or output that is not a terminal, prints the whole match in words instead.")
+                    "standard input or output that is not a terminal, prints the whole match in words instead. "
+                    "--review adds the review's marks and the better move at each decision (put FILE first: "
+                    "canasta replay FILE --review).")
     p.add_argument("file", help="a save file or game record (with its decks)")
     p.add_argument("--seat", type=int, help="show only what this seat saw, from 1 (default: every hand face up)")
     p.add_argument("--plain", action="store_true",
                    help="print every hand in words, move by move, instead of the full-screen table")
+    p.add_argument("--review", nargs="?", const="", metavar="REVIEW.json",
+                   help="mark each decision reviewed (best, good, inaccuracy, mistake, blunder, the points lost) "
+                        "and say the better move: from REVIEW.json (canasta review FILE --json), else reviewed "
+                        "now for the seat shown (--seat) or the people of a save file, at canasta review's "
+                        "default budget, and kept in the per-user data folder for the next replay; "
+                        "[ and ] jump between the marked moves, v lists them (docs/review.md)")
     p.set_defaults(func=cmd_replay)
 
 
@@ -211,17 +223,52 @@ def cmd_replay(args: argparse.Namespace) -> int:
     except SessionError as exc:
         return _fail(str(exc))
     seat = None if args.seat is None else args.seat - 1
-    if args.plain or not is_terminal():
+    plain = args.plain or not is_terminal()
+    if not plain and textual_missing():
+        return _fail(NEEDS_TUI)
+    review, job, what = None, None, "the match"
+    if args.review is not None:
+        try:
+            review, job, what = _review(args.review, record, replay, seat, plain)
+        except (SessionError, CanastaError) as exc:
+            return _fail(str(exc))
+    if plain:
         from .plain import terminal_width
         from .plain_replay import replay_words
+        from .review_marks import Marks
 
         if not args.plain:
             print("canasta: not a terminal: the replay in words (--plain)", file=sys.stderr)
-        print("\n".join(replay_words(replay, seat, terminal_width())))
+        marks = Marks(review, replay, seat) if review is not None else None
+        print("\n".join(replay_words(replay, seat, terminal_width(), marks)))
         return 0
-    if textual_missing():
-        return _fail(NEEDS_TUI)
     from .replay_app import ReplayApp
 
-    code = ReplayApp(replay, seat).run()
+    code = ReplayApp(replay, seat, review, job, what).run()
     return code or 0
+
+
+def _review(path: str, record: object, replay: Replay, seat: int | None,
+            plain: bool) -> tuple[Review | None, Callable[[Progress], Review] | None, str]:
+    """``--review``: the review read from ``path`` and checked against the record; or, ``path`` empty, made for
+    the seat shown or the people of a save (now with progress on standard error, or by the app's job, told
+    what it reviews)."""
+    from .review_marks import check_review, compute_review, load_review
+
+    if path:
+        review = load_review(path)
+        check_review(review, replay, path)
+        return review, None, ""
+    from ..cli.review import people, stderr_progress
+
+    assert isinstance(record, dict)  # Replay.from_record took it
+    seats = [seat] if seat is not None else people(record, replay.match.rules.players)
+
+    def job(progress: Progress | None) -> Review:
+        return compute_review(record, replay, seats, progress=progress)
+
+    names = replay.match.players
+    what = "the match for " + " and ".join(names[s] for s in seats)
+    if plain:
+        return job(stderr_progress()), None, what
+    return None, job, what

@@ -7,7 +7,7 @@ a choice with the index chosen, a text page with ``"enter"`` or None.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from rich.console import Console
@@ -15,6 +15,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
+from textual.events import Key
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
@@ -199,13 +200,15 @@ class TextScreen(ModalScreen[str | None]):
     """
 
     def __init__(self, title: str, lines: Sequence[str], help_text: str = "Esc: close · ↑↓ PgUp PgDn: scroll",
-                 enter_result: str | None = None, at_end: bool = False) -> None:
+                 enter_result: str | None = None, at_end: bool = False,
+                 answers: Mapping[str, str] | None = None) -> None:
         super().__init__()
         self.at_end = at_end
         self.title_text = title
         self.lines = list(lines)
         self.help_text = help_text
         self.enter_result = enter_result
+        self.answers = dict(answers or {})  # more keys that close the page with an answer ("v": "review")
 
     def compose(self) -> ComposeResult:
         """Title, scrolling text, help."""
@@ -221,6 +224,12 @@ class TextScreen(ModalScreen[str | None]):
         page.focus()
         if self.at_end:
             page.scroll_end(animate=False)
+
+    def on_key(self, event: Key) -> None:
+        """A key of :attr:`answers`: close the page with its answer."""
+        if event.key in self.answers:
+            event.stop()
+            self.dismiss(self.answers[event.key])
 
     def action_close(self) -> None:
         """Close the page."""
