@@ -565,15 +565,26 @@ def run_arena(
     return summarize(spec_name(a), spec_name(b), rules, seed, kind, combined, seconds)
 
 
-def _run_local(jobs: Sequence[Job], workers: int, finished: Callable[[int, list[Any]], None]) -> float:
+def run_calls(play: Callable[..., list[Any]], calls: Sequence[tuple[Any, ...]], workers: int = 1,
+              backend: str = "local", address: str | None = None,
+              finished: Callable[[int, list[Any]], None] = lambda index, chunk: None) -> float:
+    """Call ``play(*args)`` for every ``args`` of ``calls`` here, in processes or on Ray (as :func:`run_jobs`
+    plays the arena's jobs); ``finished`` hears each call's number and list as soon as it ends.  The seconds."""
+    if backend == "ray":
+        return _run_ray(calls, workers, address, finished, play)
+    return _run_local(calls, workers, finished, play)
+
+
+def _run_local(jobs: Sequence[tuple[Any, ...]], workers: int, finished: Callable[[int, list[Any]], None],
+               play: Callable[..., list[Any]] = play_chunk) -> float:
     """Play the jobs here (one worker) or in a pool of processes; the seconds of play."""
     start = time.perf_counter()
     if workers == 1:
         for index, job in enumerate(jobs):
-            finished(index, play_chunk(*job))
+            finished(index, play(*job))
         return time.perf_counter() - start
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures: dict[Future[list[Any]], int] = {pool.submit(play_chunk, *job): index for index, job in enumerate(jobs)}
+        futures: dict[Future[list[Any]], int] = {pool.submit(play, *job): index for index, job in enumerate(jobs)}
         pending = set(futures)
         while pending:
             ready, pending = wait(pending, return_when=FIRST_COMPLETED)
@@ -582,8 +593,8 @@ def _run_local(jobs: Sequence[Job], workers: int, finished: Callable[[int, list[
     return time.perf_counter() - start
 
 
-def _run_ray(jobs: Sequence[Job], workers: int, address: str | None,
-             finished: Callable[[int, list[Any]], None]) -> float:
+def _run_ray(jobs: Sequence[tuple[Any, ...]], workers: int, address: str | None,
+             finished: Callable[[int, list[Any]], None], play: Callable[..., list[Any]] = play_chunk) -> float:
     """Play the jobs as Ray tasks on the cluster at ``address`` or a local instance; the seconds of play."""
     try:
         import ray
@@ -603,7 +614,7 @@ def _run_ray(jobs: Sequence[Job], workers: int, address: str | None,
         started = True
     try:
         start = time.perf_counter()
-        task = ray.remote(play_chunk)
+        task = ray.remote(play)
         refs = {task.remote(*job): index for index, job in enumerate(jobs)}
         pending = list(refs)
         while pending:

@@ -42,3 +42,20 @@ def rules_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--preset", default="classic", choices=sorted(PRESETS), metavar="PRESET",
                         help=PRESET_HELP)
     parser.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE", help=SET_HELP)
+
+
+def numbers_per_board(text: str, flag: str, sides: int) -> list[int | tuple[int, ...]]:
+    """``50,90`` (one number per board, used in turn) or ``90/50,50`` (one per side of a board)."""
+    out: list[int | tuple[int, ...]] = []
+    for item in text.split(","):
+        try:
+            parts = [int(p.strip().replace("_", "")) for p in item.split("/")]
+        except ValueError:
+            raise UsageError(f"{flag} takes whole numbers separated by commas (a/b per side), not {text!r}") from None
+        if len(parts) == 1:
+            out.append(parts[0])
+        elif len(parts) == sides:
+            out.append(tuple(parts))
+        else:
+            raise UsageError(f"{flag}: {item!r} gives {len(parts)} sides' numbers, not {sides}")
+    return out
