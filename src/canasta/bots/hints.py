@@ -132,9 +132,10 @@ def doing(move: Move) -> str:
 
 
 def _groups_words(move: Move) -> str:
-    """A move's groups with cards as on the table: ``K♠ K♦ K♣, 9: JK``."""
+    """A move's groups with cards as on the table, wild cards alone said with their meld: ``K♠ K♦ K♣, JK on
+    the 9s``."""
     return ", ".join(cards_label(g.cards) if any(KIND[c] == g.rank for c in g.cards)
-                     else f"{kind_name(g.rank, False)}: {cards_label(g.cards)}" for g in move.groups)
+                     else f"{cards_label(g.cards)} on the {kind_name(g.rank)}" for g in move.groups)
 
 
 def move_words(move: Move) -> str:

@@ -1,5 +1,5 @@
-"""The ``canasta`` command line: play, serve, rules, scenario, legal, bench, soak, arena, ladder, bots, review,
-sheets, score.
+"""The ``canasta`` command line: play, serve, admin, rules, scenario, legal, bench, soak, arena, ladder, bots, review,
+tournament, sheets, score.
 
 Each front end registers its own subcommands (``register(sub)``); they import only
 :mod:`canasta.cli.args` from here, never this module, so the command line has no import circle.
@@ -22,9 +22,11 @@ from .args import UsageError, rules_from_args
 COMMANDS = (
     "canasta.tui.command",  # play (full screen, or --plain) and replay
     "canasta.web.command",  # serve
+    "canasta.cli.admin",  # admin (the server's players)
     "canasta.cli.engine",  # scenario, legal, bench, soak, rules, arena
     "canasta.cli.ladder",  # ladder, bots
     "canasta.cli.review",  # review
+    "canasta.cli.tournament",  # tournament run
     "canasta.sheets.command",  # sheets
     "canasta.scorekeeper.command",  # score
 )

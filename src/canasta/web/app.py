@@ -13,8 +13,6 @@ import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from importlib.resources import files
-from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
@@ -24,23 +22,32 @@ from fastapi.staticfiles import StaticFiles
 from ..errors import CanastaError
 from ..play import HUMAN
 from . import pool as cpu_pool
+from . import room
 from .limits import BodyTooLarge, Guards, Limits, RateLimiter, Waiting, client_key, read_body, retry_after
+from .logs import RequestIds
+from .logs import table_id as log_table
 from .messages import HintRequest, RequestId, ResolveRequest, ServerMessage
+from .metrics import CONTENT_TYPE as METRICS_TYPE
+from .metrics import Metrics
+from .notify import Listener, channel_of
+from .paths import STATIC
 from .presence import PRESENCE_EVERY
 from .protocol import ProtocolError, dumps, parse_client_message, setup_message, state_message
 from .requests import SeedRefused, TableRequest
+from .reviews import close_reviews
+from .reviews import router as reviews_router
 from .scorekeeper import router as scorekeeper_router
 from .scorekeeper import sheet_rules
-from .security import SecurityMiddleware, escape, escape_logs
+from .security import SecurityMiddleware, escape, escape_logs, token_hash
 from .served import ServedTable
 from .service import CLOCK_TICK, TableService
+from .shutdown import RECONNECT, RESTART_CODE, Drain
 from .storage import AsyncStorage, StorageError, open_storage
 
 log = logging.getLogger("canasta.web")
 _TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 """What a table id looks like (``secrets.token_urlsafe``); anything else is no table, unlooked-up."""
 
-STATIC = Path(str(files("canasta.web") / "static"))
 MAX_BODY = Limits.table_body
 WS_MAX_SIZE = 64 * 1024
 """Frames over this close the websocket (1009); under it, over 8 KiB, get ``too_large``."""
@@ -65,6 +72,10 @@ class WebSocketConnection:
         self.guards = guards
         """The per-seat and per-address limits (None: a trusted address, not limited)."""
         self.seat: int | None = None
+        self.token_hash: str | None = None
+        """What storage keeps of the token its hello gave (a renewal elsewhere closes it unless it still opens the
+        seat: :mod:`.notify`)."""
+        self.close_code = 1000
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.writer = asyncio.get_running_loop().create_task(self._write())
         self.hints: RateLimiter | None = None
@@ -86,10 +97,11 @@ class WebSocketConnection:
             while (text := await self.queue.get()) is not None:
                 await self.ws.send_text(text)
         with contextlib.suppress(Exception):
-            await self.ws.close()
+            await self.ws.close(self.close_code)
 
-    def send_close(self) -> None:
-        """Close the socket after what is queued."""
+    def send_close(self, code: int = 1000) -> None:
+        """Close the socket after what is queued (``code``: 1012 when the server restarts)."""
+        self.close_code = code
         self.queue.put_nowait(None)
 
     async def close(self) -> None:
@@ -99,12 +111,15 @@ class WebSocketConnection:
             await asyncio.wait_for(self.writer, 2)
 
 
-def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7, follow: float = 0.5,
-               limits: Limits | None = None, clock: float = CLOCK_TICK, presence: float = PRESENCE_EVERY) -> FastAPI:
+def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7, follow: float | None = None,
+               limits: Limits | None = None, clock: float = CLOCK_TICK, presence: float = PRESENCE_EVERY,
+               listen: bool = True) -> FastAPI:
     """The web application, storing tables in ``db`` (a SQLite path or a ``postgresql://`` URL).
 
-    Every ``follow`` seconds (0: never) it looks for moves that other server processes on
-    the same database made at the tables it holds, and shows them; every ``presence`` seconds
+    On PostgreSQL it listens (``listen``) for the commits of the other server processes on the same
+    database and shows their moves at once (:mod:`.notify`).  Every ``follow`` seconds (0: never; None:
+    :data:`FOLLOW_SQLITE`, or :data:`FOLLOW_LISTENING` while listening) it also looks for moves that other
+    server processes made at the tables it holds, and shows them; every ``presence`` seconds
     (0: never) it tells storage whose connections it holds and reads those of the others
     (:meth:`TableService.heartbeat`).  ``limits``: what one client may ask (docs/security.md);
     the defaults of :class:`Limits` when None.
@@ -124,6 +139,11 @@ def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7, follow: floa
             else:
                 log.warning("%s=%r is not a whole number from 0: ignored, the deals stay random", TEST_SEED,
                             fixed[:20])
+        svc_started: TableService = app.state.service
+        channel = channel_of(storage.storage) if listen else None
+        listener = Listener(svc_started, storage.url, channel) if channel is not None else None
+        app.state.listener = listener
+        app.state.metrics.live.listener = listener
         pool = cpu_pool.CpuPool(limits.cpu_workers)
         cpu_pool.install(pool)
         gc.freeze()  # the start-up objects never need collecting: shorter full collections mid-game
@@ -137,24 +157,34 @@ def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7, follow: floa
             (IDLE_SWEEP, sweep, "forgetting idle tables"), (clock, svc.tick, "the tables' clocks")]
         if limits.expire_idle > 0 or limits.expire_over > 0:
             jobs.append((limits.expire_every, lambda: expire_tables(svc, limits), "expiring old tables"))
-        if follow > 0:
-            jobs.append((follow, svc.follow, "following other server processes"))
+        every = follow if follow is not None else FOLLOW_LISTENING if listener is not None else FOLLOW_SQLITE
+        if every > 0:
+            jobs.append((every, svc.follow, "following other server processes"))
         if presence > 0:
             jobs.append((presence, svc.heartbeat, "the presence heartbeat"))
+        jobs.extend(room.start(app))  # the lobby, the quick match, the history of finished matches
         tasks = [loop.create_task(_every(seconds, job, what)) for seconds, job, what in jobs]
+        if listener is not None:
+            tasks.append(loop.create_task(listener.run()))
         try:
             yield
         finally:
             for task in tasks:
                 task.cancel()
+            if listener is not None:
+                await listener.close()
             pool.close()
+            close_reviews(app)
             await app.state.service.close()
             await storage.close()
 
     app = FastAPI(title="Canasta", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
+    app.state.drain = Drain()
+    app.state.metrics = Metrics(lambda: getattr(app.state, "service", None))
     app.add_middleware(SecurityMiddleware, max_body=max(limits.table_body, limits.score_body),
                        requests=RateLimiter(limits.requests_per_second, limits.requests_burst),
                        trusted=limits.trusted)
+    app.add_middleware(RequestIds)
     app.state.limits = limits
     app.state.table_rate = RateLimiter(limits.tables_per_minute / 60, limits.tables_burst)
     app.state.pdf_rate = RateLimiter(limits.pdfs_per_second, limits.pdfs_burst)
@@ -190,9 +220,37 @@ def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7, follow: floa
     async def health() -> dict[str, Any]:
         return {"ok": True, "tables": len(service().tables), "moves": service().moves_committed}
 
+    @app.get("/healthz")
+    async def healthz() -> dict[str, Any]:
+        return {"ok": True}  # the process answers: alive (readiness is /readyz)
+
+    @app.get("/readyz")
+    async def readyz() -> Response:
+        listener: Listener | None = app.state.listener
+        answer: dict[str, Any] = {"ready": False, "draining": app.state.drain.draining,
+                                  "listening": None if listener is None else listener.listening.is_set()}
+        if app.state.drain.draining:
+            return JSONResponse(answer, status_code=503)
+        try:
+            await asyncio.wait_for(service().storage.run(_reachable, service().storage.storage), READY_TIMEOUT)
+        except (StorageError, TimeoutError) as exc:
+            answer["storage"] = type(exc).__name__
+            return JSONResponse(answer, status_code=503)
+        answer["ready"] = True
+        return JSONResponse(answer)
+
+    @app.get("/metrics", include_in_schema=False)
+    async def metrics() -> Response:
+        return Response(app.state.metrics.text(), media_type=METRICS_TYPE)
+
     @app.get("/api/setup")
     async def setup() -> dict[str, Any]:
         return setup_message()
+
+    def draining() -> Response | None:
+        if not app.state.drain.draining:
+            return None
+        return _error(503, "draining", "this server is restarting; try again in a moment", {"Retry-After": "1"})
 
     def too_many_tables(request: Request) -> Response | None:
         key = client_key(request)
@@ -212,7 +270,7 @@ def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7, follow: floa
             data = json.loads(body)
         except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
             return _error(400, "bad_table", "the request is not JSON")
-        if (refused := too_many_tables(request)) is not None:
+        if (refused := too_many_tables(request) or draining()) is not None:
             return refused
         try:
             table_request = TableRequest.parse(data, limits)
@@ -224,6 +282,7 @@ def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7, follow: floa
             answer = await service().create(table_request)
         except StorageError as exc:
             log.error("creating a table failed: %s", exc)
+            app.state.metrics.error("storage_unavailable")
             return _error(503, "storage_unavailable", "the server cannot store tables right now; try again later")
         return JSONResponse(answer, status_code=201)
 
@@ -234,7 +293,7 @@ def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7, follow: floa
 
     @app.post("/play", include_in_schema=False)
     async def quick_play(request: Request) -> Response:
-        if (refused := too_many_tables(request)) is not None:
+        if (refused := too_many_tables(request) or draining()) is not None:
             return refused
         seats = [{"kind": HUMAN, "name": "You"}] + [{"kind": "expert", "name": n} for n in ("West", "North", "East")]
         try:
@@ -261,6 +320,8 @@ def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7, follow: floa
         def done_waiting() -> None:
             waiting_sockets.leave(address, ticket)
 
+        drain: Drain = app.state.drain
+        metrics: Metrics = app.state.metrics
         trusted = address in limits.trusted  # a trusted address (a load tester, the tests' browser) is not limited
         conn = WebSocketConnection(ws, address, None if trusted else guards)
         flood: RateLimiter | None = None
@@ -283,12 +344,22 @@ def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7, follow: floa
                     frame = await ws.receive()
                 if frame["type"] == "websocket.disconnect":
                     break
+                if drain.draining:  # read after the drain began: never answered, so no ack is lost
+                    conn.send_message(RECONNECT)
+                    conn.close_code = RESTART_CODE
+                    break
                 if flood is not None and flood.take(0):
                     conn.send_message(ProtocolError(
                         "rate_limited", f"more than {limits.messages_per_second:g} messages a second: "
                         "this connection is closed").to_message())
                     break  # closed below, after the refusal is sent
-                table = await _answer(service(), conn, table, table_id, frame)
+                drain.start()
+                try:
+                    table = await _answer(service(), conn, table, table_id, frame, metrics)
+                finally:
+                    drain.end()
+                if table is not None and log_table.get() != table.id:
+                    log_table.set(table.id)  # this connection's log lines name its table
                 if waiting and table is not None:
                     waiting = False
                     done_waiting()
@@ -307,11 +378,27 @@ def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7, follow: floa
             await conn.close()
 
     app.include_router(scorekeeper_router)
+    room.install(app)  # accounts, sessions, ratings (docs/room.md)
+    from .tournaments.routes import router as tournaments_router
+
+    app.include_router(tournaments_router)  # duplicate tournaments (docs/tournament.md, "On the server")
+    app.include_router(reviews_router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
 
 
 BUSY = ProtocolError("busy", "too many connections are waiting; try again soon")
+FOLLOW_SQLITE = 0.5
+"""Seconds between two looks for other processes' moves on a database without notifications (SQLite)."""
+FOLLOW_LISTENING = 5.0
+"""The same while listening to notifications (PostgreSQL): only a last resort, should one be lost."""
+READY_TIMEOUT = 2.0
+"""Seconds ``/readyz`` waits for storage to answer."""
+
+
+def _reachable(storage: Any) -> int:
+    """A query on the storage thread (``/readyz``): its schema version."""
+    return int(storage.schema_version())
 
 
 async def _first_frame(ws: WebSocket, evicted: asyncio.Event, seconds: float) -> Any:
@@ -333,9 +420,10 @@ async def _first_frame(ws: WebSocket, evicted: asyncio.Event, seconds: float) ->
 
 
 async def _answer(svc: TableService, conn: WebSocketConnection, table: ServedTable | None, table_id: str,
-                  frame: Any) -> ServedTable | None:
+                  frame: Any, metrics: Metrics | None = None) -> ServedTable | None:
     """Answer one client message; returns the table the connection is at (after a ``hello``)."""
     request_id: RequestId = None
+    started = time.perf_counter()
     if table is not None and conn not in table.connections:  # its seat's link was renewed elsewhere
         table = None
     try:
@@ -352,6 +440,7 @@ async def _answer(svc: TableService, conn: WebSocketConnection, table: ServedTab
             if found is None:
                 raise ProtocolError("no_table", "there is no table here; ask for a new link")
             seat = await svc.seat_of(found, message["token"])
+            conn.token_hash = token_hash(message["token"])
             if table is not None and conn in table.connections:  # a second hello: the seat it held is left
                 table.connections.discard(conn)
                 table.connection_changed(conn.seat)  # its away clock starts when that was its last connection
@@ -384,6 +473,8 @@ async def _answer(svc: TableService, conn: WebSocketConnection, table: ServedTab
                 raise ProtocolError("rate_limited", f"too many chat lines; write again in {retry_after(wait)}s")
             line = await svc.say(table, conn.seat, message["text"])
             conn.send_message({"type": "ack", "state": table.state_id, "id": request_id, "move": "chat"})
+            if metrics is not None:
+                metrics.acked("chat", time.perf_counter() - started)
             svc.tell(table, {"type": "chat", "messages": [line]})
             return table
         if message["type"] == "move":
@@ -395,11 +486,17 @@ async def _answer(svc: TableService, conn: WebSocketConnection, table: ServedTab
         else:  # leave or back
             state_id, applied = await svc.hand_over(table, conn.seat, message["type"] == "leave")
         conn.send_message({"type": "ack", "state": state_id, "id": request_id, "move": applied})
+        if metrics is not None:
+            metrics.acked(message["type"], time.perf_counter() - started)
         asyncio.get_running_loop().call_soon(svc.changed, table)  # let the ack go out before the broadcast is built
     except ProtocolError as exc:
         conn.send_message(exc.to_message(request_id))
+        if metrics is not None:
+            metrics.error(exc.name)
     except Exception as exc:  # never a traceback to a player, never a card in the log
         log.error("table %s: %s while answering a message", escape(table_id[:40]), type(exc).__name__)
+        if metrics is not None:
+            metrics.error("server_error")
         conn.send_message(ProtocolError("server_error", "the server could not do that; try again").to_message(
             request_id))
     return table

@@ -20,10 +20,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
                          "pip install 'canasta[web]'") from None
     if args.bot_delay < 0:
         raise UsageError("--bot-delay must be 0 or more seconds")
-    if args.follow < 0:
+    if args.follow is not None and args.follow < 0:
         raise UsageError("--follow must be 0 (never) or more seconds")
     if not args.max_search > 0:
         raise UsageError("--max-search must be more than 0 seconds")
+    if not args.drain_seconds >= 0:
+        raise UsageError("--drain-seconds must be 0 or more seconds")
     if not args.expire_days >= 0:
         raise UsageError("--expire-days must be 0 (never) or more days")
     for address in args.trusted:
@@ -35,7 +37,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         serve(args.host, args.port, args.db, args.bot_delay, open_browser=args.open, quiet=args.quiet,
               follow=args.follow, max_search=args.max_search, expire_days=args.expire_days,
-              trusted=tuple(args.trusted))
+              trusted=tuple(args.trusted), log_format=args.log_format, drain_seconds=args.drain_seconds)
     except StorageError as exc:
         raise UsageError(str(exc)) from None
     return 0
@@ -74,9 +76,10 @@ def register(sub: Any) -> None:
                    help="seconds a computer player waits before moving (default 0.7)")
     p.add_argument("--open", action="store_true", help="open a browser where there is a screen")
     p.add_argument("--quiet", action="store_true", help="no request log")
-    p.add_argument("--follow", type=float, default=0.5, metavar="SECONDS",
+    p.add_argument("--follow", type=float, default=None, metavar="SECONDS",
                    help="how often to look for moves other server processes made on the same database "
-                        "(default 0.5; 0: never)")
+                        "(default 0.5 on SQLite; on PostgreSQL they are heard at once, and this look, every 5 s "
+                        "by default, is a last resort; 0: never)")
     p.add_argument("--max-search", type=float, default=2.0, metavar="SECONDS",
                    help="most seconds a search computer player may think per move (default 2)")
     p.add_argument("--expire-days", type=float, default=30.0, metavar="DAYS",
@@ -84,4 +87,9 @@ def register(sub: Any) -> None:
                         "finished tables: a quarter of it; 0: never)")
     p.add_argument("--trusted", action="append", default=[], metavar="ADDRESS",
                    help="a client address no rate limit applies to (repeatable; e.g. a load tester)")
+    p.add_argument("--log-format", choices=("text", "json"), default="text",
+                   help="the log's lines: text, or one JSON object each with the table and request id (default text)")
+    p.add_argument("--drain-seconds", type=float, default=10.0, metavar="SECONDS",
+                   help="on SIGTERM, the most seconds to finish the moves being answered before every connection "
+                        "is told to reconnect (default 10; docs/deploy.md)")
     p.set_defaults(func=cmd_serve)

@@ -94,6 +94,14 @@ class Limits:
     """Seconds after its last move that a finished table leaves storage (0: never)."""
     expire_every: float = 3600.0
     """Seconds between two sweeps of storage for expired tables."""
+    review_workers: int = 1
+    """Processes that review hands (:mod:`.analysis`); the reviews asked meanwhile wait their turn."""
+    reviews_waiting: int = 8
+    """Reviews running or waiting at once over the whole server; more are refused with 503 ``busy``."""
+    reviews_per_hour: float = 30.0
+    """Reviews one address may start an hour, and one table, after a burst of :attr:`reviews_burst` (a stored
+    review is given again without counting)."""
+    reviews_burst: int = 15
 
 
 # -- rule options of tables made through the web -------------------------------------------

@@ -98,6 +98,10 @@ class PlayerJson(TypedDict):
     connected: bool
     computer: bool
     away: bool
+    rating: NotRequired[float]
+    """The rating in the game's family (docs/room.md): a signed-in person's, or a computer level's fixed one."""
+    provisional: NotRequired[bool]
+    """With ``rating``: the server is still unsure of it (few rated matches)."""
 
 
 class TableJson(TypedDict):
@@ -221,8 +225,16 @@ class ErrorMessage(TypedDict):
     id: RequestId
 
 
+class Reconnect(TypedDict):
+    """This server process is stopping: connect again (another process takes the table); the socket closes with
+    1012.  Every move acknowledged before it is stored."""
+
+    type: Literal["reconnect"]
+    message: str
+
+
 ServerMessage: TypeAlias = (StateMessage | Welcome | Ack | HintAnswer | MovesAnswer | Renewed | Pong | ChatMessage
-                            | ErrorMessage)
+                            | ErrorMessage | Reconnect)
 """A message the server sends on a websocket."""
 
 # -- HTTP -------------------------------------------------------------------------------------

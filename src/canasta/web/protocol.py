@@ -24,7 +24,7 @@ from ..rules import OPTION_NAMES, PRESETS, Rules
 from ..scoring import HandResult, sheet_rows
 from ..text.clean import TextRefused, clean_text
 from ..views import PublicView, make_view, public_view
-from .messages import ClientMessage, ErrorMessage, RequestId, StateMessage, TableJson
+from .messages import ClientMessage, ErrorMessage, PlayerJson, RequestId, StateMessage, TableJson
 from .requests import TARGETS
 from .served import ServedTable
 
@@ -222,11 +222,7 @@ def table_json(table: ServedTable, public: PublicView | None = None) -> TableJso
     data: TableJson = {
         "id": table.id,
         "status": table.status,
-        "players": [
-            {"seat": s.index, "name": s.name, "kind": s.kind, "connected": table.connected(s.index),
-             "computer": s.index in table.driver.stand_ins, "away": s.index in table.away}
-            for s in table.seats
-        ],
+        "players": [player_json(table, s.index) for s in table.seats],
         "sides": [[seat for seat in range(rules.players) if seat % rules.sides == side] for side in range(rules.sides)],
         "target": rules.target,
         "rules": rules.to_json(),
@@ -247,6 +243,22 @@ def table_json(table: ServedTable, public: PublicView | None = None) -> TableJso
     }
     if table.seed_announced:  # chosen by the creator: every seat knows it
         data["seed"] = table.seed
+    return data
+
+
+def player_json(table: ServedTable, seat: int) -> PlayerJson:
+    """One seat in ``table.players``: its name (the room's, when it knows who sits there: a signed-in player, a
+    lobby taker) and, where the room knows one, a rating; nothing else about the person."""
+    s = table.seats[seat]
+    data: PlayerJson = {"seat": seat, "name": s.name, "kind": s.kind, "connected": table.connected(seat),
+                        "computer": seat in table.driver.stand_ins, "away": seat in table.away}
+    label = (table.labels or {}).get(seat)
+    if label is not None:
+        if label.name:
+            data["name"] = label.name
+        if label.rating is not None:
+            data["rating"] = label.rating
+            data["provisional"] = label.provisional
     return data
 
 

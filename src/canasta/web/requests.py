@@ -39,7 +39,7 @@ class SeedRefused(RequestError):
 
 TARGETS = tuple(range(1000, 10001, 500))
 """Match targets offered when creating a table (seed document 003)."""
-FIELDS = ("preset", "options", "target", "seats", "seed", "away_minutes", "turn_seconds")
+FIELDS = ("preset", "options", "target", "seats", "seed", "away_minutes", "turn_seconds", "public", "rated")
 """The fields of a ``POST /api/tables`` body."""
 AWAY_MINUTES = 5.0
 """Minutes a person's seat may have no connection, while the game waits on it, before an expert stands in
@@ -57,6 +57,10 @@ class TableRequest:
     away_minutes: float
     turn_seconds: float
     seed: int | None = None
+    public: bool = False
+    """Listed in the room's lobby, its open seats taken in one click (docs/room.md); else links only."""
+    rated: bool = False
+    """The match moves its people's ratings (its computer players are levels; no seat chosen by a player)."""
 
     @classmethod
     def parse(cls, body: object, limits: Limits | None = None) -> TableRequest:
@@ -85,7 +89,14 @@ class TableRequest:
             if people > 1:
                 raise SeedRefused("a seed chosen by a player would show them every hand and the stock: at a table "
                                   "with more than one person the server shuffles; leave the seed out")
-        return cls(rules, tuple(seats), away, turn, seed)
+        public, rated = _flag(body, "public"), _flag(body, "rated")
+        if rated:
+            if seed is not None:
+                raise RequestError("a rated table is shuffled by the server; leave the seed out")
+            if any(not s.is_human and find_level(s.kind) is None for s in seats):
+                raise RequestError("a rated table's computer players are levels: "
+                                   f"{', '.join(level.kind for level in LEVELS)}")
+        return cls(rules, tuple(seats), away, turn, seed, public, rated)
 
 
 def rules_from_request(preset: object, options: object, target: object) -> Rules:
@@ -132,6 +143,14 @@ def check_search(kind: str, limits: Limits) -> None:
         raise RequestError(f"a search player may think at most {limits.max_search:g}s a move on this server")
     if budget.rollouts is not None and budget.rollouts > limits.max_rollouts:
         raise RequestError(f"a search player may take at most {limits.max_rollouts} rollouts on this server")
+
+
+def _flag(body: dict[str, Any], field: str) -> bool:
+    """A yes-or-no table option (absent: no)."""
+    value = body.get(field, False)
+    if not isinstance(value, bool):
+        raise RequestError(f"{field} must be true or false")
+    return value
 
 
 def _number(body: dict[str, Any], field: str, default: float, most: float) -> float:

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from importlib.resources import files
-from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -24,10 +22,10 @@ from ..rules import OPTION_NAMES, PRESETS, Rules, rules_from_settings
 from ..scorekeeper.model import ITEM_LABELS, OUT_CHOICES, SIDES, ScoreError, ScoreGame, entry_from_json, entry_score
 from ..scorekeeper.model import entry_total as _entry_total
 from .limits import BodyTooLarge, Limits, RateLimiter, client_key, read_body, retry_after
+from .paths import STATIC
 from .pool import run_cpu
 from .requests import RequestError
 
-STATIC = Path(str(files("canasta.web") / "static"))
 MAX_BODY = 256 * 1024
 TARGETS = (5000, 7500, 10000)
 SHEETS = ("rules.pdf", "scoresheet.pdf")

@@ -12,6 +12,7 @@ import asyncio
 import time
 from collections import deque
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..cards import card_text
@@ -37,6 +38,16 @@ class Connection(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class SeatLabel:
+    """A seat as the room shows it at the table: the person's name (None: the seat's own), and a rating in the
+    game's family (a person's, provisional or not, or a computer level's fixed one; None: none known)."""
+
+    name: str | None = None
+    rating: float | None = None
+    provisional: bool = False
+
+
 class ServedTable:
     """One table in memory: its :class:`~canasta.play.table.Table` replayed from its events, and who is connected.
 
@@ -58,8 +69,13 @@ class ServedTable:
         self.seed_announced = bool(spec.get("seed_chosen", False))
         """True when the creator chose the seed: every seat is told it (``table.seed``)."""
         seed, seeding = int(spec["seed"]), spec.get("seeding", OLD_SEEDING)  # old tables deal as they did
-        match = Match(self.rules, [s.name for s in self.seats], seed=seed, deal=False, seeding=seeding)
-        self.driver = Table(self.rules, self.seats, seed, match=match, deal=False)
+        if "tournament" in spec:  # a duplicate tournament's table: hand i is board i (:mod:`.tournaments`)
+            from .tournaments.boards import BoardTable, board_match
+            match: Match = board_match(spec["tournament"], [s.name for s in self.seats])
+            self.driver: Table = BoardTable(self.rules, self.seats, seed, match=match, deal=False)
+        else:
+            match = Match(self.rules, [s.name for s in self.seats], seed=seed, deal=False, seeding=seeding)
+            self.driver = Table(self.rules, self.seats, seed, match=match, deal=False)
         """The table driver: the match, its seats and stand-ins, the state id, and every check of a move."""
         self.seq = 0
         """Events applied (every kind)."""
@@ -94,6 +110,9 @@ class ServedTable:
         self.turn: tuple[int, int] | None = None
         self.turn_since = now
         """The seat to act (with the hand) and since when (monotonic): the turn timer's start."""
+        self.labels: dict[int, SeatLabel] | None = None
+        """Who the room says sits at each seat, as the table page shows it (:mod:`.room.seating`: a signed-in
+        player's or a lobby taker's name, ratings); None until the room has read them."""
 
     @property
     def match(self) -> Match:

@@ -9,7 +9,8 @@ by themselves once storage is back; a table of computer players only plays to th
 
 The parts live beside it: :mod:`.served` (one table in memory), :mod:`.requests` (reading a new
 table's request), :mod:`.presence` (who is connected to other server processes),
-:mod:`.protocol` and :mod:`.messages` (what is sent).
+:mod:`.protocol` and :mod:`.messages` (what is sent), :mod:`.notify` (hearing at once what other processes on
+one PostgreSQL commit).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from ..bots.hints import hint, hint_sentence
@@ -64,13 +65,20 @@ class TableService:
         self.presence = Presence(storage, lambda: self.clock())
         """This process's presence rows in storage (:mod:`.presence`)."""
         self._presence_tasks: set[asyncio.Task[None]] = set()
+        self.match_over: list[Callable[[ServedTable], Awaitable[object] | None]] = []
+        """Called at once, in the event loop, when a move of this process ends a table's match (the room records
+        it: :mod:`.room.history`); an awaitable it returns runs in a task of its own."""
+        self._listening: set[asyncio.Future[object]] = set()
+        self.table_created: list[Callable[[str, dict[str, Any], TableCreated], Awaitable[None]]] = []
+        """Awaited when a table is made, before its creator is answered (the room lists a public one)."""
 
     # -- tables -------------------------------------------------------------------------
 
-    async def create(self, body: object) -> TableCreated:
+    async def create(self, body: object, extra: Mapping[str, Any] | None = None) -> TableCreated:
         """Create a table from a request: a :class:`~.requests.TableRequest` (read with the server's limits), or a
         request body read here without them (a :class:`~.requests.RequestError` or another
-        :class:`~canasta.errors.CanastaError` with one sentence when it is wrong)."""
+        :class:`~canasta.errors.CanastaError` with one sentence when it is wrong).  ``extra``: more of the
+        table's spec (a tournament's table: ``{"tournament": ...}``, :mod:`.tournaments`)."""
         request = body if isinstance(body, TableRequest) else TableRequest.parse(body)
         seats, away, turn = request.seats, request.away_minutes, request.turn_seconds
         chosen = request.seed is not None
@@ -92,6 +100,9 @@ class TableService:
                                 "turn_seconds": turn}
         if chosen:
             spec["seed_chosen"] = True  # announced to every seat (``table.seed``)
+        spec.update(extra or {})
+        if request.public or request.rated:
+            spec["room"] = {"public": request.public, "rated": request.rated}
         await self.storage.create_table(table_id, spec, tokens)
         table = ServedTable(table_id, spec, self.clock)
         try:
@@ -100,8 +111,12 @@ class TableService:
             raise RuntimeError(f"table {table_id} was dealt twice") from None
         self.tables[table_id] = table
         self.changed(table)
-        return {"table": table_id, "seats": answer_seats, "away_minutes": away, "turn_seconds": turn,
-                "spectator": {"token": spectator, "link": f"/t/{table_id}#{spectator}"}}
+        answer: TableCreated = {"table": table_id, "seats": answer_seats, "away_minutes": away,
+                                "turn_seconds": turn, "spectator": {"token": spectator,
+                                                                    "link": f"/t/{table_id}#{spectator}"}}
+        for listener in self.table_created:
+            await listener(table_id, spec, answer)
+        return answer
 
     async def get(self, table_id: str) -> ServedTable | None:
         """A table, loaded from storage and replayed when this process has not seen it yet."""
@@ -122,6 +137,11 @@ class TableService:
                 self.tables[table_id] = table
                 self.changed(table)
         return table
+
+    def is_loading(self, table_id: str) -> bool:
+        """True while :meth:`get` loads the table from storage (it is not in :attr:`tables` yet)."""
+        lock = self._loading.get(table_id)
+        return lock is not None and lock.locked() and table_id not in self.tables
 
     def evict_idle(self, idle_seconds: float) -> int:
         """Forget tables idle for ``idle_seconds`` (they are loaded again from storage when needed)."""
@@ -150,17 +170,28 @@ class TableService:
             return 0
         moved = 0
         for table_id, count in (await self.storage.event_counts(watched)).items():
-            table = self.tables.get(table_id)
-            if table is None or count <= table.seq:
-                continue
-            async with table.lock:  # this process's own move may have been committing: then nothing is new
-                before = table.seq
-                if count > before:
-                    await self.catch_up(table)
-            if table.seq > before:
-                self.changed(table)
+            if await self.follow_table(table_id, count):
                 moved += 1
         return moved
+
+    async def follow_table(self, table_id: str, count: int) -> bool:
+        """Catch up one table in memory that another server process moved to ``count`` events (a poll of
+        :meth:`follow`, a notification of :mod:`.notify`): tell its connections, send them its new chat lines,
+        let its computer players move.  True when it moved."""
+        table = self.tables.get(table_id)
+        if table is None or count <= table.seq:
+            return False
+        async with table.lock:  # this process's own move may have been committing: then nothing is new
+            before, last_chat = table.seq, (table.chat_seqs[-1] if table.chat_seqs else -1)
+            if count > before:
+                await self.catch_up(table)
+        if table.seq <= before:
+            return False
+        lines = [line for line, seq in zip(table.chat, table.chat_seqs, strict=True) if seq > last_chat]
+        if lines:
+            self.tell(table, {"type": "chat", "messages": lines})
+        self.changed(table)
+        return True
 
     async def renew(self, table: ServedTable, conn: Connection) -> str:
         """Give the connection's seat a new token: the old link stops opening it, and the seat's other
@@ -181,6 +212,11 @@ class TableService:
                 if close is not None:
                     close()
         self.broadcast(table)
+        try:  # the seat's connections held by other server processes are closed there (:mod:`.notify`)
+            await self.storage.notify(f"renew {table.id} {seat} {self.presence.process}")
+        except StorageError as exc:
+            log.warning("table %s: other server processes were not told of a renewed link (%s)", table.id,
+                        type(exc).__name__)
         return token
 
     async def seat_of(self, table: ServedTable, token: str) -> int | None:
@@ -217,7 +253,21 @@ class TableService:
             self.moves_committed += 1
             if table.match.is_over:
                 await self.storage.set_status(table.id, "over")
+                self._match_over(table)
         return table.state_id, "next" if move is None else str(move)
+
+    def _match_over(self, table: ServedTable) -> None:
+        """Tell :attr:`match_over`'s listeners; a failing one is logged by its kind, never stops the table."""
+        for listener in self.match_over:
+            try:
+                work = listener(table)
+            except Exception as exc:
+                log.error("table %s: a listener of the match's end failed (%s)", table.id, type(exc).__name__)
+                continue
+            if work is not None:
+                task = asyncio.ensure_future(work)
+                self._listening.add(task)
+                task.add_done_callback(self._listening.discard)
 
     async def _commit(self, table: ServedTable, kind: str, seat: int | None, text: str = "") -> Event:
         """Append one event at the table's next sequence number and apply it (the caller holds the lock);
@@ -255,6 +305,8 @@ class TableService:
         if not table.all_ready:
             return False
         if table.match.is_over:
+            if "tournament" in table.spec:  # a tournament's table plays its boards once
+                return False
             await self._commit(table, "rematch", None, str(self.new_seed()))
             await self.storage.set_status(table.id, "playing")
         await self._commit(table, "deal", None)
@@ -417,6 +469,7 @@ class TableService:
             return
         try:
             await self.presence.store_seat(table, seat)
+            await self.storage.notify(f"presence {table.id} {self.presence.process}")  # read at once elsewhere
         except StorageError as exc:
             log.info("table %s: presence not stored (%s)", table.id, type(exc).__name__)
 
@@ -515,7 +568,7 @@ class TableService:
         tasks = [t.bot_task for t in self.tables.values() if t.bot_task is not None and not t.bot_task.done()]
         for task in tasks:
             task.cancel()
-        await asyncio.gather(*tasks, *self._presence_tasks, return_exceptions=True)
+        await asyncio.gather(*tasks, *self._presence_tasks, *self._listening, return_exceptions=True)
 
 
 def _still_to_act(table: ServedTable, seat: int, state_id: int) -> bool:

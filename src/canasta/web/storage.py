@@ -32,14 +32,14 @@ import threading
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
+from .migrations import BASE_VERSION, SCHEMA_VERSION, STEPS
+
 if TYPE_CHECKING:
     import psycopg
-
-SCHEMA_VERSION = 1
 
 # {real} is the floating point type of the backend; ? the parameter marker (turned into %s for psycopg).
 _SCHEMA = """
@@ -55,6 +55,7 @@ CREATE TABLE IF NOT EXISTS presence (
     table_id TEXT NOT NULL, seat INTEGER NOT NULL, process TEXT NOT NULL, connections INTEGER NOT NULL,
     seen {real} NOT NULL, PRIMARY KEY (table_id, seat, process))
 """
+# Version 1, as every canasta before the migrations wrote it; later tables are steps of .migrations (reviews: 3).
 # A new table only: a database of schema version 1 gets it when opened, and an older canasta ignores it.
 _UPSERT_PRESENCE = (
     "INSERT INTO presence (table_id, seat, process, connections, seen) VALUES (?, ?, ?, ?, ?) "
@@ -120,7 +121,8 @@ class Storage(ABC):
         cannot store): a group commit that fails so is not tried again row by row."""
 
     def _create_schema(self, real: str, lock: str | None = None) -> None:
-        """Create the tables that are missing; refuse a database written by a newer schema."""
+        """Create the base tables that are missing, then apply each step of :mod:`.migrations` the database
+        lacks, one transaction per step with its version recorded; refuse a database of a newer schema."""
         with self._transaction() as execute:
             if lock:
                 execute(lock, ())
@@ -128,10 +130,29 @@ class Storage(ABC):
                 execute(statement, ())
             version = execute("SELECT max(version) FROM schema_version", ()).fetchone()[0]
             if version is None:
-                execute("INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION,))
+                execute("INSERT INTO schema_version (version) VALUES (?)", (BASE_VERSION,))
             elif version > SCHEMA_VERSION:
                 raise StorageError(f"its schema version {version} is newer than this canasta's "
                                    f"({SCHEMA_VERSION}): upgrade canasta")
+        for step in STEPS:
+            with self._transaction() as execute:
+                if lock:
+                    execute(lock, ())
+                if execute("SELECT max(version) FROM schema_version", ()).fetchone()[0] >= step.version:
+                    continue  # another process applied it meanwhile
+                for statement in step.statements(real):
+                    execute(statement, ())
+                execute("INSERT INTO schema_version (version) VALUES (?)", (step.version,))
+
+    def transaction(self, write: bool = True) -> AbstractContextManager[Callable[[str, Sequence[Any]], _Cursor]]:
+        """One transaction for another module's own tables (:mod:`.room`): yields ``execute(sql, params)`` with
+        ``?`` markers, committed on a normal exit and rolled back on an exception (a :class:`StorageError`)."""
+        return self._transaction(write)
+
+    def schema_version(self) -> int:
+        """The database's schema version (:data:`~.migrations.SCHEMA_VERSION` once opened by this canasta)."""
+        with self._transaction(write=False) as execute:
+            return int(execute("SELECT max(version) FROM schema_version", ()).fetchone()[0])
 
     def create_table(self, table_id: str, spec: dict[str, Any], tokens: Mapping[str, int | None]) -> None:
         """Store a new table with its spec and token hashes (token SHA-256 hex -> seat, None for a spectator)."""
@@ -221,6 +242,10 @@ class Storage(ABC):
             execute("DELETE FROM events WHERE table_id = ?", (table_id,))
             execute("DELETE FROM tokens WHERE table_id = ?", (table_id,))
             execute("DELETE FROM presence WHERE table_id = ?", (table_id,))
+            execute("DELETE FROM reviews WHERE table_id = ?", (table_id,))
+            execute("DELETE FROM browser_tables WHERE table_id = ?", (table_id,))
+            execute("DELETE FROM room_seats WHERE table_id = ?", (table_id,))
+            execute("DELETE FROM room_tables WHERE table_id = ?", (table_id,))
             return execute("DELETE FROM tables WHERE id = ?", (table_id,)).rowcount == 1
 
     def expire(self, idle_before: float, over_before: float, limit: int = 500) -> list[str]:
@@ -239,6 +264,10 @@ class Storage(ABC):
                 execute("DELETE FROM events WHERE table_id = ?", (table_id,))
                 execute("DELETE FROM tokens WHERE table_id = ?", (table_id,))
                 execute("DELETE FROM presence WHERE table_id = ?", (table_id,))
+                execute("DELETE FROM reviews WHERE table_id = ?", (table_id,))
+                execute("DELETE FROM browser_tables WHERE table_id = ?", (table_id,))
+                execute("DELETE FROM room_seats WHERE table_id = ?", (table_id,))
+                execute("DELETE FROM room_tables WHERE table_id = ?", (table_id,))
                 execute("DELETE FROM tables WHERE id = ?", (table_id,))
         return gone
 
@@ -268,6 +297,25 @@ class Storage(ABC):
             rows = execute(f"SELECT table_id, seat, process, connections, seen FROM presence "
                            f"WHERE table_id IN ({marks})", tuple(table_ids)).fetchall()
         return [(row[0], row[1], row[2], row[3], row[4]) for row in rows]
+
+    def review(self, table_id: str, match_no: int, hand: int, seat: int) -> str | None:
+        """The stored review (JSON text) of a seat's decisions in a hand (from 0) of the table's match ``match_no``."""
+        with self._transaction(write=False) as execute:
+            row = execute("SELECT data FROM reviews WHERE table_id = ? AND match_no = ? AND hand = ? AND seat = ?",
+                          (table_id, match_no, hand, seat)).fetchone()
+        return None if row is None else str(row[0])
+
+    def save_review(self, table_id: str, match_no: int, hand: int, seat: int, data: str) -> None:
+        """Keep a review with its table (the first one stays when two were computed)."""
+        with self._transaction() as execute:
+            execute("INSERT INTO reviews (table_id, match_no, hand, seat, data, at) VALUES (?, ?, ?, ?, ?, ?) "
+                    "ON CONFLICT (table_id, match_no, hand, seat) DO NOTHING",
+                    (table_id, match_no, hand, seat, data, time.time()))
+
+    def notify(self, payload: str) -> None:
+        """Tell the other server processes on this database something (:mod:`.notify`); nothing for SQLite,
+        whose processes poll (``--follow``)."""
+        return None
 
     def renew_token(self, table_id: str, seat: int, token_hash: str) -> bool:
         """Give a seat a new token hash, forgetting its old ones; False when the table has no such seat."""
@@ -377,9 +425,14 @@ class PostgresStorage(Storage):
         try:
             # Two processes creating the schema at once would collide in the catalogue: they take turns.
             self._create_schema("DOUBLE PRECISION", lock="SELECT pg_advisory_xact_lock(7420421)")
+            with self._transaction(write=False) as execute:
+                schema = execute("SELECT current_schema()", ()).fetchone()[0]
         except StorageError as exc:
             self._conn.close()
             raise StorageError(f"cannot open the PostgreSQL database {_redact(url)}: {_reason(exc)}") from None
+        self.channel = f"canasta.{schema}"
+        """The LISTEN/NOTIFY channel of this database's schema: each commit of events is announced on it
+        (:mod:`.notify`); a channel is per database, so the schema in its name keeps two schemas apart."""
 
     def _connect(self) -> psycopg.Connection[Any]:
         options: dict[str, Any] = {} if "connect_timeout" in self.url else {"connect_timeout": 10}
@@ -423,7 +476,19 @@ class PostgresStorage(Storage):
             written = [cursor.rowcount == 1]
             while cursor.nextset():  # one result per insert
                 written.append(cursor.rowcount == 1)
+            counts: dict[str, int] = {}  # each table's new event count, announced when (and only if) this commits
+            for (table_id, event), ok in zip(batch, written, strict=True):
+                if ok:
+                    counts[table_id] = max(counts.get(table_id, 0), event.seq + 1)
+            if counts:
+                self._conn.execute("SELECT pg_notify(%s, p) FROM unnest(%s::text[]) AS p",
+                                   (self.channel, [f"move {t} {n}" for t, n in counts.items()]))
         return written
+
+    def notify(self, payload: str) -> None:
+        """See :meth:`Storage.notify`: a NOTIFY on :attr:`channel`, sent when its transaction commits."""
+        with self._transaction() as execute:
+            execute("SELECT pg_notify(?, ?)", (self.channel, payload))
 
     def _rollback(self) -> None:
         try:
@@ -540,9 +605,26 @@ class AsyncStorage:
         """See :meth:`Storage.presence`."""
         return await self._call(self.storage.presence, list(table_ids))
 
+    async def review(self, table_id: str, match_no: int, hand: int, seat: int) -> str | None:
+        """See :meth:`Storage.review`."""
+        return await self._call(self.storage.review, table_id, match_no, hand, seat)
+
+    async def save_review(self, table_id: str, match_no: int, hand: int, seat: int, data: str) -> None:
+        """See :meth:`Storage.save_review`."""
+        await self._call(self.storage.save_review, table_id, match_no, hand, seat, data)
+
     async def renew_token(self, table_id: str, seat: int, token_hash: str) -> bool:
         """See :meth:`Storage.renew_token`."""
         return await self._call(self.storage.renew_token, table_id, seat, token_hash)
+
+    async def notify(self, payload: str) -> None:
+        """See :meth:`Storage.notify`."""
+        await self._call(self.storage.notify, payload)
+
+    async def run(self, function: Callable[..., _T], *args: Any) -> _T:
+        """``function(*args)`` on the storage thread, between the other jobs (another module's queries, given
+        :attr:`storage`)."""
+        return await self._call(function, *args)
 
     async def append(self, table_id: str, event: Event) -> bool:
         """Write the event; True once it is committed, False if its seq was taken (the table moved on)."""

@@ -8,6 +8,9 @@ let onMessage = () => {};
 let pingTimer = null;
 
 export const hasToken = () => Boolean(token);
+/** The table's id and this seat's token, for the page's HTTP requests (the review, the record). */
+export const tableOf = () => tableId;
+export const tokenOf = () => token;
 export const setToken = (value) => {
   token = value;
 };

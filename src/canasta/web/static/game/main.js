@@ -12,8 +12,9 @@ import { fit, fitLog } from "/static/game/fit.js";
 import {
   renderActions, renderCenter, renderHeader, renderPlayers, renderScores, renderSides,
 } from "/static/game/render.js";
+import { renderReviewButtons, startReview } from "/static/game/review.js";
 import { focusResultAction, openResult, renderHistory, renderResultDialog } from "/static/game/sheet.js";
-import { $, handCards, isPlayer, myTurn, ui } from "/static/game/state.js";
+import { $, handCards, isPlayer, myTurn, playerName, ui } from "/static/game/state.js";
 import { sentence } from "/static/game/words.js";
 
 const queue = []; // state messages waiting to be shown, oldest first
@@ -121,7 +122,7 @@ function pump() {
 function show(message) {
   const prev = ui.last;
   settle(); // cards still in flight land before the table is drawn again
-  const rects = prev && !reduced() ? capture() : null;
+  const rects = prev && !reduced() && !ui.review ? capture() : null;
   const change = changeOf(prev, message);
   updateFresh(prev, message, change);
   ui.last = message;
@@ -147,6 +148,7 @@ function updateFresh(prev, next, change) {
 
 function render() {
   const msg = ui.last;
+  if (ui.review || !msg) return; // a review draws its own points of a finished hand (review.js)
   const { table, view } = msg;
   // Keep only selected cards still in hand; a hint lasts for its own state only.
   const keys = new Set(handCards(view).map((c) => c.key));
@@ -171,6 +173,7 @@ function render() {
   renderLog(msg);
   renderHistory(msg);
   renderResultDialog(msg);
+  renderReviewButtons(msg);
   fit();
   const mine = myTurn(msg);
   if (mine && !ui.wasMyTurn && !document.querySelector("dialog[open]")) {
@@ -215,7 +218,9 @@ function showChat(lines) {
   const box = $("chat");
   for (const line of lines) {
     const li = el("li");
-    li.append(el("span", "who", `${line.name}: `), el("span", "", line.text));
+    // The seat's name as the table shows it now (a seat taken in the lobby shows its taker's name).
+    const name = ui.last && typeof line.seat === "number" ? playerName(ui.last.table, line.seat) : line.name;
+    li.append(el("span", "who", `${name}: `), el("span", "", line.text));
     box.append(li);
   }
   while (box.children.length > 50) box.firstElementChild.remove();
@@ -254,6 +259,7 @@ function setPanel(open) {
 
 function start() {
   wireActions();
+  startReview(render);
   document.addEventListener("keydown", onKey);
   window.addEventListener("hashchange", () => {
     if (location.hash.length > 20) location.reload();

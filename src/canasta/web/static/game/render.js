@@ -137,6 +137,17 @@ export function renderScores(msg) {
   if (table.status === "playing") box.append(explain("minimum", "What is the first-meld minimum?"));
 }
 
+/** A seat's rating in the game's family beside its name (docs/room.md): "27.3", "25.0?" while provisional. */
+function ratingChip(p) {
+  const chip = el("span", "player-rating", p.rating.toFixed(1) + (p.provisional ? "?" : ""));
+  chip.dataset.rating = String(p.rating);
+  chip.title = p.provisional ? `Rating ${p.rating.toFixed(1)}, provisional: few rated matches yet`
+    : `Rating ${p.rating.toFixed(1)}`;
+  chip.prepend(el("span", "visually-hidden", "rating "));
+  if (p.provisional) chip.append(el("span", "visually-hidden", " provisional"));
+  return chip;
+}
+
 export function renderPlayers(msg) {
   const { table, view } = msg;
   const list = $("players");
@@ -165,6 +176,7 @@ export function renderPlayers(msg) {
     dot.setAttribute("aria-hidden", "true");
     const name = el("span", "player-name", p.name + (me && p.name.toLowerCase() !== "you" ? " (you)" : ""));
     head.append(dot, name);
+    if (typeof p.rating === "number") head.append(ratingChip(p));
     if (view.dealer === p.seat) {
       const d = el("span", "dealer-chip", "D");
       d.title = "Dealer";

@@ -1,0 +1,271 @@
+"""Finished matches: recorded when a match ends at a table, listed per player, shown by a shareable link.
+
+Every table's finished match is kept (``matches``, ``match_players``; docs/room.md "History"): its family,
+preset, whether it was rated and public, when, the game record (every hand's deck and moves, for the
+replays), and per seat its side, its person (an account's id, or a guest's browser key hash), its name, the
+side's final score and place, whether the person left, and, in a rated match, the rating before and after
+(through :func:`.ratings.record_match`).  Who sat where comes from the room's own seats
+(:mod:`.lobby`, :mod:`.quickmatch`: ``room_seats``) or else from the browsers welcomed to each seat
+(``browser_tables``), the account each is linked to.  What leaves the server (:func:`history`,
+:func:`match_summary`, :func:`hand_replay`) holds no deck: a finished match's hands are all over, so a
+replay shows them as a spectator's replay of a finished hand does (:func:`canasta.web.replay.replay_hand`).
+
+>>> side_result(1, [1, 2])
+'won'
+>>> side_result(1, [1, 1])
+'tied'
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ...bots.levels import find_level
+from ...match import SEEDING, Match
+from ...rules import Rules
+from ..replay import replay_hand
+from ..storage import Storage
+from . import ratings
+
+Execute = Callable[[str, Sequence[Any]], Any]
+DELETED = "deleted player"
+HISTORY_LIMIT = 50
+"""Matches :func:`history` lists (the newest); the totals count every match."""
+
+
+@dataclass(frozen=True)
+class Person:
+    """Who played a seat: an account or a guest's browser (its key's hash), and the name shown."""
+
+    name: str
+    account_id: str | None = None
+    browser_hash: str | None = None
+
+
+def side_result(rank: int, ranks: Sequence[int]) -> str:
+    """``won``, ``tied`` (first with another side) or ``lost``, from a side's place among every side's."""
+    if rank != 1:
+        return "lost"
+    return "tied" if sum(1 for r in ranks if r == 1) > 1 else "won"
+
+
+def seated_people(execute: Execute, table_id: str) -> dict[int, Person]:
+    """The people of a table's seats: the room's claim of a seat first, else the first browser welcomed to it."""
+    people: dict[int, Person] = {}
+    for seat, account_id, browser_hash, name in execute(
+            "SELECT seat, account_id, browser_hash, name FROM room_seats WHERE table_id = ? AND open = 0",
+            (table_id,)).fetchall():
+        people[int(seat)] = Person(name or "", account_id, browser_hash)
+    for seat, browser_hash, account_id, name in execute(
+            "SELECT bt.seat, bt.browser_hash, b.account_id, a.name FROM browser_tables bt "
+            "LEFT JOIN browsers b ON b.browser_hash = bt.browser_hash LEFT JOIN accounts a ON a.id = b.account_id "
+            "WHERE bt.table_id = ? ORDER BY bt.at", (table_id,)).fetchall():
+        if int(seat) not in people:
+            people[int(seat)] = Person(name or "", account_id, browser_hash)
+    return people
+
+
+def record_table(storage: Storage, table_id: str, spec: dict[str, Any], record: dict[str, Any], match_no: int,
+                 left: frozenset[int], now: float | None = None) -> str | None:
+    """Record a table's finished match (``record``: :meth:`~canasta.match.Match.to_record` once it is over); a
+    rated one updates its people's ratings.  ``left``: the people's seats left to the computer at the end (a
+    rated match counts as lost for them).  The match's id; None when this match was recorded already."""
+    now = time.time() if now is None else now
+    rules = Rules.parse(spec["rules"])
+    room = spec.get("room") or {}
+    rated, public = bool(room.get("rated")), bool(room.get("public"))
+    with storage.transaction(write=False) as execute:
+        if execute("SELECT 1 FROM matches WHERE table_id = ? AND match_no = ?", (table_id, match_no)).fetchone():
+            return None
+        people = seated_people(execute, table_id)
+    seats = spec["seats"]
+    order = [seat for side in range(rules.sides) for seat in range(rules.players) if rules.side_of(seat) == side]
+    teams: list[list[ratings.Participant]] = [[] for _ in range(rules.sides)]
+    browsers: list[str | None] = []
+    for seat in order:
+        kind, name = seats[seat]["kind"], seats[seat]["name"]
+        person = people.get(seat)
+        level = find_level(kind)
+        if kind == "human":
+            teams[rules.side_of(seat)].append(ratings.Participant(
+                person.name if person is not None and person.name else name,
+                person.account_id if person is not None else None, left=seat in left))
+            browsers.append(person.browser_hash if person is not None else None)
+        else:
+            teams[rules.side_of(seat)].append(ratings.Participant(name, level=level.name if level is not None
+                                                                  else None))
+            browsers.append(None)
+    scores = [int(s) for s in record["final_scores"]]
+    family = ratings.family_of(rules)
+    if rated and any(p.level is None and p.account_id is None and not seats[seat]["kind"] == "human"
+                     for seat, p in zip(order, [p for team in teams for p in team], strict=True)):
+        rated = False  # a computer player that is no level has no rating: the match is kept as casual
+    extra = (match_no, public, json.dumps(record | {"seats": seats}, separators=(",", ":")),
+             len(record["hands"]), order, browsers)
+    if rated:
+        made: list[str] = []
+
+        def write(execute: Execute, match_id: str) -> None:
+            made.append(match_id)
+            _write_extra(execute, match_id, *extra)
+
+        ratings.record_match(storage, family, rules.preset, teams, scores, table_id, now, also=write)
+        return made[0]
+    match_id = secrets.token_hex(8)
+    places = ratings.ranks(scores, [any(p.left for p in team) for team in teams])
+    with storage.transaction() as execute:
+        execute("INSERT INTO matches (id, family, preset, table_id, rated, finished) VALUES (?, ?, ?, ?, ?, ?)",
+                (match_id, family, rules.preset, table_id, 0, now))
+        place = 0
+        for index, team in enumerate(teams):
+            for p in team:
+                execute("INSERT INTO match_players (match_id, place, team, account_id, level, name, score, rank, "
+                        "left_early) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        (match_id, place, index, p.account_id, p.level, p.name, scores[index], places[index],
+                         int(p.left)))
+                place += 1
+        _write_extra(execute, match_id, *extra)
+    return match_id
+
+
+def _write_extra(execute: Execute, match_id: str, match_no: int, public: bool, text: str, hands: int,
+                 order: list[int], browsers: list[str | None]) -> None:
+    """What the history adds to a match's rows (step 4): the table's match number, public, the record, the seats."""
+    execute("UPDATE matches SET match_no = ?, public = ?, record = ?, hands = ? WHERE id = ?",
+            (match_no, int(public), text, hands, match_id))
+    for place, seat in enumerate(order):
+        execute("UPDATE match_players SET seat = ?, browser_hash = ? WHERE match_id = ? AND place = ?",
+                (seat, browsers[place], match_id, place))
+
+
+_MINE = ("(mp.account_id = ? OR mp.browser_hash = ? OR "
+         "mp.browser_hash IN (SELECT browser_hash FROM browsers WHERE account_id = ?))")
+
+
+def history(storage: Storage, account_id: str | None, browser_hash: str | None,
+            limit: int = HISTORY_LIMIT) -> dict[str, Any]:
+    """A player's finished matches, newest first (an account's, with those of the browsers linked to it; else one
+    browser's), each with its game, partners, opponents, result and rating change, and the totals."""
+    with storage.transaction(write=False) as execute:
+        rows = execute(
+            "SELECT m.id, m.family, m.preset, m.rated, m.finished, m.hands, mp.team, mp.score, mp.rank, "
+            "mp.mu_before, mp.mu_after, mp.seat FROM matches m JOIN match_players mp ON mp.match_id = m.id "
+            f"WHERE m.record IS NOT NULL AND {_MINE} ORDER BY m.finished DESC, m.id, mp.place",
+            (account_id, browser_hash, account_id)).fetchall()
+        mine: dict[str, Any] = {}
+        for row in rows:
+            mine.setdefault(row[0], row)  # a guest who played two seats of one match: the first
+        shown = list(mine)[:limit]
+        players: dict[str, list[Any]] = {}
+        if shown:
+            marks = ", ".join("?" for _ in shown)
+            for row in execute(f"SELECT match_id, team, name, level, rank, left_early, seat FROM match_players "
+                               f"WHERE match_id IN ({marks}) ORDER BY place", shown).fetchall():
+                players.setdefault(row[0], []).append(row)
+    wins = points = hands = 0
+    entries: list[dict[str, Any]] = []
+    for match_id, row in mine.items():
+        _, family, preset, rated, finished, count, team, score, rank, mu_before, mu_after, seat = row
+        everyone = players.get(match_id, [])
+        side_ranks = {int(p[1]): int(p[4]) for p in everyone} | {int(team): int(rank)}
+        result = side_result(int(rank), list(side_ranks.values()))
+        wins += result == "won"
+        points += int(score)
+        hands += int(count or 0)
+        if match_id not in shown:
+            continue
+        entries.append({
+            "id": match_id, "link": f"/match/{match_id}", "family": family, "preset": preset, "rated": bool(rated),
+            "finished": float(finished), "hands": int(count or 0), "score": int(score), "result": result,
+            "partners": [_who(p) for p in everyone if p[1] == team and p[6] != seat],
+            "opponents": [_who(p) for p in everyone if p[1] != team],
+            "rating_change": None if mu_before is None or mu_after is None or not rated
+            else round(float(mu_after) - float(mu_before), 2),
+        })
+    total = len(mine)
+    return {"matches": entries, "totals": {
+        "matches": total, "won": wins, "win_rate": round(wins / total, 3) if total else None,
+        "points_per_hand": round(points / hands, 1) if hands else None}}
+
+
+def _who(row: Sequence[Any]) -> dict[str, Any]:
+    return {"name": row[2], "computer": row[3] is not None, "left": bool(row[5])}
+
+
+def _record(storage: Storage, match_id: str) -> tuple[list[Any], dict[str, Any], list[Any]] | None:
+    if not match_id.isalnum() or len(match_id) > 32:
+        return None
+    with storage.transaction(write=False) as execute:
+        row = execute("SELECT id, family, preset, rated, finished, public, record FROM matches WHERE id = ?",
+                      (match_id,)).fetchone()
+        if row is None or row[6] is None:
+            return None
+        players = execute("SELECT team, name, level, score, rank, left_early, seat, mu_before, mu_after "
+                          "FROM match_players WHERE match_id = ? ORDER BY place", (match_id,)).fetchall()
+    return list(row), json.loads(row[6]), players
+
+
+def match_summary(storage: Storage, match_id: str) -> dict[str, Any] | None:
+    """A finished match as its shared link shows it: the sides, their final scores and places, and each hand's
+    public result (no deck, no card that was hidden: the hands' results are what the hand-end dialog shows)."""
+    found = _record(storage, match_id)
+    if found is None:
+        return None
+    row, record, players = found
+    rules = Rules.parse(record["rules"])
+    sides: list[dict[str, Any]] = []
+    for side in range(rules.sides):
+        members = [p for p in players if int(p[0]) == side]
+        if not members:
+            continue
+        sides.append({"side": side, "score": int(members[0][3]), "rank": int(members[0][4]),
+                      "players": [{"seat": p[6], "name": p[1], "computer": p[2] is not None, "left": bool(p[5]),
+                                   "rating_change": None if p[7] is None or p[8] is None or not row[3]
+                                   or p[2] is not None else round(float(p[8]) - float(p[7]), 2)}
+                                  for p in members]})
+    ranks = [s["rank"] for s in sides]
+    for entry in sides:
+        entry["result"] = side_result(entry["rank"], ranks)
+    hands: list[dict[str, Any]] = []
+    running = list(record.get("scores") or [0] * rules.sides)
+    for number, hand in enumerate(record["hands"]):
+        result = hand.get("result")
+        totals = list(result.get("totals", [])) if isinstance(result, dict) else []
+        if not totals and isinstance(result, dict):
+            totals = [int(side.get("total", 0)) for side in result.get("sides", [])]
+        if len(totals) == len(running):
+            running = [a + b for a, b in zip(running, totals, strict=True)]
+        hands.append({"hand": number + 1, "dealer": hand.get("dealer"), "totals": totals, "scores": list(running),
+                      "moves": len(hand.get("moves", []))})
+    return {"id": row[0], "family": row[1], "title": ratings.FAMILIES.get(row[1], row[1]), "preset": row[2],
+            "rated": bool(row[3]), "finished": float(row[4]), "target": rules.target,
+            "seats": [{"seat": i, "name": s.get("name")} for i, s in enumerate(record.get("seats", []))],
+            "players": [_seat_name(players, i, s) for i, s in enumerate(record.get("seats", []))],
+            "sides": sides, "final_scores": record.get("final_scores"), "hands": hands}
+
+
+def _seat_name(players: Sequence[Any], seat: int, spec: dict[str, Any]) -> str:
+    for p in players:
+        if p[6] == seat:
+            return str(p[1])
+    return str(spec.get("name", f"seat {seat + 1}"))
+
+
+def hand_replay(storage: Storage, match_id: str, number: int) -> dict[str, Any] | None:
+    """Hand ``number`` (from 1) of a finished match, replayed as a spectator replays a finished hand (every hand
+    face up: it is over); None when there is no such match or hand."""
+    found = _record(storage, match_id)
+    if found is None:
+        return None
+    record = found[1]
+    if not 1 <= number <= len(record["hands"]):
+        return None
+    match = Match.from_record(record, record.get("seeding", SEEDING))
+    data = replay_hand(match, number - 1, None)
+    data["players"] = [_seat_name(found[2], i, s) for i, s in enumerate(record.get("seats", []))]
+    return data
