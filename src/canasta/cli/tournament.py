@@ -1,5 +1,5 @@
-"""``canasta tournament run`` and ``score``: a duplicate tournament of computer players, or recorded results,
-scored against the field.
+"""``canasta tournament run``, ``score`` and ``create``: a duplicate tournament of computer players, recorded results
+scored against the field, or a tournament on a server (:mod:`.tournament_create`).
 
 Every table plays the same boards (the same cards, dealer and first-meld minimums); each side's net
 score on a board is matchpointed against the sides of the same direction at the other tables, and the
@@ -133,7 +133,7 @@ def register(sub: Any) -> None:
                     "each side is matchpointed against the sides that held the same cards at the other tables.")
     actions = p.add_subparsers(dest="action", title="actions", metavar="ACTION", required=True,
                                help="run: computer players play a whole tournament; score: the standings of "
-                                    "recorded results")
+                                    "recorded results; create: a tournament on a server's database")
     r = actions.add_parser(
         "run", help="computer players play a whole tournament; print the standings",
         description="Computer players play every board at every table; the standings rank each side (a pair, "
