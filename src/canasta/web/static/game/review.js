@@ -256,6 +256,7 @@ function showHands(hands, msg) {
   for (const item of document.querySelectorAll("#players .player")) {
     const seat = Number(item.dataset.seat);
     if (isPlayer() && seat === ui.seat) continue; // your own hand is in its place below
+    for (const known of item.querySelectorAll(".known")) known.remove(); // the whole hand says it
     const cards = hands[seat] || [];
     const row = el("span", "review-hand");
     row.setAttribute("aria-label", `${playerName(msg.table, seat)} holds ${cards.length ? cards.map(cardLabel).join(" ") : "no cards"}`);
