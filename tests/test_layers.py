@@ -25,7 +25,7 @@ LAYER_NAMES = ("engine", "bots", "play", "front end", "command line")
 FRONT_ENDS = ("tui", "web", "sheets", "rl", "scorekeeper")
 FRONT_END_EDGES = {("web", "sheets"), ("web", "scorekeeper")}
 """The browser serves the printable sheets and the scorekeeper: the only front ends another imports."""
-THIRD_PARTY_ALLOWED = {("canasta.bots.arena", "ray"), ("canasta.bots.review", "ray")}
+THIRD_PARTY_ALLOWED = {("canasta.bots.arena", "ray")}
 """The optional Ray backend of the arena and of reviews, imported only when asked for and refused in one line
 without it."""
 

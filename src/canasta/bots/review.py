@@ -40,12 +40,10 @@ or many.  Labels: :data:`THRESHOLDS`; the figures behind them: docs/review.md.
 
 from __future__ import annotations
 
-import logging
 import math
 import random
 import time
 from collections.abc import Callable, Collection, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -54,6 +52,7 @@ from ..errors import CanastaError
 from ..match import Match
 from ..moves import Move
 from ..views import View
+from .arena import ArenaError, run_calls
 from .search import Budget, SearchBot
 
 LABELS: Final = ("best", "good", "inaccuracy", "mistake", "blunder")
@@ -492,52 +491,17 @@ def run_tasks(tasks: Sequence[Task], workers: int = 1, backend: str = "local", a
         if progress is not None:
             progress(done, len(tasks))
 
-    if backend == "ray":
-        _run_ray(tasks, workers, address, finished)
-    elif workers == 1 or len(tasks) < 2:
-        for index, task in enumerate(tasks):
-            finished(index, run_task(task))
-    else:
-        with ProcessPoolExecutor(max_workers=min(workers, len(tasks))) as pool:
-            futures: dict[Future[Decision], int] = {pool.submit(run_task, task): i for i, task in enumerate(tasks)}
-            pending = set(futures)
-            while pending:
-                ready, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in ready:
-                    finished(futures[future], future.result())
+    try:  # the arena's runner: here, in processes or on Ray
+        run_calls(_judged, [(task,) for task in tasks], min(workers, max(1, len(tasks))), backend, address,
+                  lambda index, chunk: finished(index, chunk[0]))
+    except ArenaError as exc:  # Ray missing or not started: said as the review's own error
+        raise ReviewError(str(exc)) from None
     return [d for d in results if d is not None]
 
 
-def _run_ray(tasks: Sequence[Task], workers: int, address: str | None,
-             finished: Callable[[int, Decision], None]) -> None:
-    """Judge the tasks as Ray tasks on the cluster at ``address`` or a local instance (as the arena does)."""
-    try:
-        import ray
-    except ImportError:
-        raise ReviewError("the ray backend needs: pip install canasta[ray]") from None
-    started = False
-    if not ray.is_initialized():
-        try:
-            if address is not None:
-                ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False)
-            else:
-                ray.init(num_cpus=max(2, workers), include_dashboard=False, logging_level=logging.WARNING,
-                         log_to_driver=False)
-        except (ConnectionError, ValueError, RuntimeError) as exc:
-            where = f"at {address}" if address is not None else "locally"
-            raise ReviewError(f"cannot start Ray {where}: {str(exc).splitlines()[0] if str(exc) else exc!r}") from None
-        started = True
-    try:
-        remote = ray.remote(run_task)
-        refs = {remote.remote(task): index for index, task in enumerate(tasks)}
-        pending = list(refs)
-        while pending:
-            ready, pending = ray.wait(pending, num_returns=1)
-            for ref in ready:
-                finished(refs[ref], ray.get(ref))
-    finally:
-        if started:
-            ray.shutdown()
+def _judged(task: Task) -> list[Decision]:
+    """One task judged, as the list :func:`~.arena.run_calls` hands back."""
+    return [run_task(task)]
 
 
 __all__ = ["CANDIDATES", "DEFAULT_ROLLOUTS", "LABELS", "RATING_SCALE", "SURE", "THRESHOLDS", "Candidate", "Decision",
