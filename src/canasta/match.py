@@ -107,6 +107,10 @@ class Match:
         if deck is None:
             deck = self._shuffle()
         sitting_out = (2 * (len(self.hands) % 3)) if self.rules.sit_out else None  # side 0 in turn
+        return self._deal_hand(deck, sitting_out)
+
+    def _deal_hand(self, deck: Sequence[int], sitting_out: int | None) -> GameState:
+        """Deal ``deck`` by ``self.dealer`` at ``self.scores`` and record the new hand: its entry, its deal."""
         self.state = GameState.deal(self.rules, self.dealer, self.scores, deck, sitting_out=sitting_out)
         entry: dict[str, Any] = {"dealer": self.dealer, "deck": [card_text(c) for c in deck], "moves": []}
         if sitting_out is not None:

@@ -18,10 +18,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ...bots.tournament import Tournament
-from ...cards import card_text
 from ...errors import CanastaError
 from ...match import Match
-from ...outcome import dealt
 from ...play import HOUSE, Table
 from ...state import GameState
 
@@ -45,16 +43,7 @@ class BoardMatch(Match):
         if deck is not None and list(deck) != cards:
             raise CanastaError(f"board {board.number + 1} is dealt from the tournament's deck only")
         self.dealer, self.scores = board.dealer, list(board.scores)
-        self.state = GameState.deal(self.rules, board.dealer, board.scores, cards, sitting_out=board.sitting_out)
-        entry: dict[str, object] = {"dealer": board.dealer, "deck": [card_text(c) for c in cards], "moves": []}
-        if board.sitting_out is not None:
-            entry["sitting_out"] = board.sitting_out
-        self.hands.append(entry)
-        self.outcomes = []
-        self.dealt = dealt(self.state)
-        self._told.append((self.dealt, self.outcomes))
-        self._after_move()
-        return self.state
+        return self._deal_hand(cards, board.sitting_out)
 
     @property
     def totals(self) -> list[tuple[int, ...]]:
