@@ -5,6 +5,7 @@ side's first-meld minimum is the board's), whatever happened on the boards befor
 the same seats at every table.  The match keeps no seed of its own (``seed`` None), so no record or
 message of the table can carry the tournament's seed, from which every board could be dealt.
 
+>>> from canasta.cards import card_text
 >>> from canasta.rules import Rules
 >>> from canasta.bots.tournament import Tournament
 >>> t = Tournament(Rules(), (("expert",) * 4, ("expert",) * 4), boards=2, seed=5, schedule=[(0, 0), (1500, 0)])
