@@ -41,7 +41,7 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any
 
@@ -55,8 +55,10 @@ from canasta.bots.review import (
     review_decision,
     review_match,
 )
+from canasta.bots.search import Budget, SearchBot
 from canasta.match import Match, bot_random
 from canasta.moves import Move
+from canasta.views import View
 
 LEVELS = ("random", "basic", "club", "expert", "master")
 """The levels, weakest first (``canasta.bots.levels``: Beginner is ``basic``, Club ``expert:risk_weight=0``)."""
@@ -73,10 +75,16 @@ def spec_of(level: str, master: str) -> str:
     return master if level == "master" else level
 
 
-def play_hand(seed: int, hand: int, level: str, master: str,
-              stronger: str | None = None) -> tuple[Match, int, dict[int, str]]:
+Judge = Callable[[int, View, list[Move], Move, Move], None]
+"""Called at each of the level's decisions where the stronger bot would play another move: the move number, the
+seat's view, the legal moves, the move played and the stronger bot's."""
+
+
+def play_hand(seed: int, hand: int, level: str, master: str, stronger: str | None = None,
+              judge: Judge | None = None, known: dict[int, str] | None = None) -> tuple[Match, int, dict[int, str]]:
     """Hand ``hand``: the level at seat ``hand % 4``, the expert at the others, played out; the level's seat; and,
-    with ``stronger`` (a bot's spec), that bot's move at each of the level's decisions (by move number)."""
+    with ``stronger`` (a bot's spec), that bot's move at each of the level's decisions (by move number; taken from
+    ``known`` where it holds them), which ``judge`` is shown where it differs from the move played."""
     seat = hand % 4
     players = [OPPONENT] * 4
     players[seat] = spec_of(level, master)
@@ -88,9 +96,16 @@ def play_hand(seed: int, hand: int, level: str, master: str,
     while not state.is_over:
         moves = list(state.legal_moves())
         to_act = state.to_act
+        number = len(match.hands[0]["moves"])
+        wanted = None
         if other is not None and to_act == seat and len(moves) > 1:
-            asked[len(match.hands[0]["moves"])] = str(other.choose(state.view(to_act), moves))
-        match.play(moves[0] if len(moves) == 1 else bots[to_act].choose(state.view(to_act), moves))
+            wanted = (Move.parse(known[number]) if known is not None and number in known
+                      else other.choose(state.view(to_act), moves))
+            asked[number] = str(wanted)
+        move = moves[0] if len(moves) == 1 else bots[to_act].choose(state.view(to_act), moves)
+        if judge is not None and wanted is not None and not same_move(str(wanted), str(move)):
+            judge(number, state.view(to_act), moves, move, wanted)
+        match.play(move)
     return match, seat, asked
 
 
@@ -152,8 +167,32 @@ def compare_unit(args: dict[str, Any], level: str, hand: int) -> dict[str, Any]:
             "seconds": round(time.perf_counter() - started, 2)}
 
 
+def duel_unit(args: dict[str, Any], level: str, hand: int) -> dict[str, Any]:
+    """Play a level's hand again and, at each decision where the next level up plays another move, play both
+    moves out in the same ``--duel-rollouts`` deals of the hidden cards (the review's search, common random
+    numbers): how many points the stronger move gains over the one played."""
+    started = time.perf_counter()
+    stronger = spec_of(STRONGER_OR_MASTER[level], args["master"])
+    rows: list[dict[str, Any]] = []
+
+    def judge(number: int, view: View, moves: list[Move], played: Move, wanted: Move) -> None:
+        rng = random.Random(f"{args['seed']}:duel:{hand}:{number}")
+        search = SearchBot(random.Random(rng.randrange(2**31)), Budget(None, args["duel_rollouts"]))
+        rounds = search.run_rounds(view, [played, wanted], rng.randrange(2**31), args["duel_rollouts"], None)
+        total = sum(w for w, _ in rounds)
+        gain = sum(w * (row[1] - row[0]) for w, row in rounds) / total if total > 0.0 else 0.0
+        rows.append({"index": number, "played": str(played), "stronger": str(wanted), "gain": round(gain, 2),
+                     "deals": len(rounds)})
+
+    play_hand(args["seed"], hand, level, args["master"], stronger, judge, args.get("known", {}).get(f"{level}:{hand}"))
+    return {"unit": ["duel", level, hand], "stronger": stronger, "decisions": rows,
+            "seconds": round(time.perf_counter() - started, 2)}
+
+
 STRONGER = {"random": "basic", "basic": "club", "club": "expert"}
 """The next level up, asked at a level's decisions after the run (the master is asked during it, at the expert's)."""
+STRONGER_OR_MASTER = {**STRONGER, "expert": "master"}
+"""The next level up of every level but the master, for the duels."""
 
 
 def run_unit(args: dict[str, Any], unit: tuple[Any, ...]) -> dict[str, Any]:
@@ -161,11 +200,14 @@ def run_unit(args: dict[str, Any], unit: tuple[Any, ...]) -> dict[str, Any]:
         return level_unit(args, unit[1], unit[2])
     if unit[0] == "compare":
         return compare_unit(args, unit[1], unit[2])
+    if unit[0] == "duel":
+        return duel_unit(args, unit[1], unit[2])
     return agree_unit(args, unit[2], unit[1])
 
 
 def units(args: dict[str, Any]) -> Iterator[tuple[Any, ...]]:
-    """The work in order: each hand for every level, one agreement hand (every seed) after each tenth hand."""
+    """The work in order: each hand for every level, one agreement hand (every seed) after each tenth hand; then
+    the duels, then the next level up asked at the lower levels' decisions."""
     agree_seeds = range(1, args["agree_seeds"] + 1)
     for hand in range(args["hands"]):
         for level in args["levels"]:
@@ -176,6 +218,9 @@ def units(args: dict[str, Any]) -> Iterator[tuple[Any, ...]]:
     for k in range(args["hands"] // 10, args["agree_hands"]):
         for seed in agree_seeds:
             yield ("agree", seed, k)
+    for hand in range(args["hands"]):
+        for level in args["duel"]:
+            yield ("duel", level, hand)
     for hand in range(args["hands"]):
         for level in args["levels"]:
             if level in STRONGER and STRONGER[level] in args["levels"]:
@@ -215,6 +260,9 @@ def collect(args: dict[str, Any]) -> list[dict[str, Any]]:
                 sys.exit(f"{args['out']} was made with {key}={header.get(key)!r}, not {args[key]!r}: "
                          "use another --out or the same settings")
     done = {tuple(line["unit"]) for line in lines}
+    # The master's moves at the expert's decisions, asked while its hands were reviewed: the duels reuse them.
+    args["known"] = {f"expert:{line['unit'][2]}": {r["index"]: r["master"] for r in line["decisions"] if "master" in r}
+                     for line in lines if line["unit"][:2] == ["level", "expert"]}
     todo = [u for u in units(args) if u not in done]
     print(f"{len(done)} pieces done, {len(todo)} to go", file=sys.stderr, flush=True)
     with open(args["out"], "a", encoding="utf-8") as out:
@@ -340,6 +388,7 @@ def describe(args: dict[str, Any], lines: list[dict[str, Any]]) -> dict[str, Any
                                "review_best_is_stronger": sum(1 for _, r, m in chosen if same_move(r["best"], m))
                                / len(chosen)}
         report["stronger"].append(entry)
+    report["duels"] = duels(lines, rows, rng)
     everything = [r for level in present for _, r in rows[level]]
     played_best = [r for r in everything if r["played"] == r["best"]]
     report["zero"] = {
@@ -358,6 +407,29 @@ def describe(args: dict[str, Any], lines: list[dict[str, Any]]) -> dict[str, Any
     report["agreement"] = agreement(lines)
     report["seconds"] = sum(line["seconds"] for line in lines)
     return report
+
+
+def duels(lines: list[dict[str, Any]], rows: dict[str, list[tuple[int, dict[str, Any]]]],
+           rng: random.Random) -> list[dict[str, Any]]:
+    """Per level dueled: the points the next level up's move gains where the two differ, per such decision and
+    per scored decision of the level (all its decisions in the hands dueled), with 95% intervals over hands."""
+    out = []
+    for level in dict.fromkeys(line["unit"][1] for line in lines if line["unit"][0] == "duel"):
+        mine = {line["unit"][2]: line for line in lines if line["unit"][0] == "duel" and line["unit"][1] == level}
+        hands = sorted(mine)
+        gains = {h: (sum(r["gain"] for r in mine[h]["decisions"]), len(mine[h]["decisions"])) for h in hands}
+        scored = per_hand([(h, r) for h, r in rows.get(level, []) if h in mine])
+        differing, low, high = ratio_interval({h: g for h, g in gains.items() if g[1]}, rng)
+        entry = {"level": level, "stronger": mine[hands[0]]["stronger"], "hands": len(hands),
+                 "decisions": sum(n for _, n in gains.values()), "gain": differing, "low": low, "high": high,
+                 "deals": max((r["deals"] for line in mine.values() for r in line["decisions"]), default=0),
+                 "better": sum(1 for line in mine.values() for r in line["decisions"] if r["gain"] > 0)}
+        if scored:
+            per = {h: (gains[h][0], scored[h][1]) for h in hands if h in scored}
+            entry["per_decision"], entry["per_low"], entry["per_high"] = ratio_interval(per, rng)
+            entry["scored"] = sum(n for _, n in per.values())
+        out.append(entry)
+    return out
 
 
 def agreement(lines: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -416,6 +488,14 @@ def text(report: dict[str, Any]) -> str:
                            f"{m['hands']} hands, EPL {m['mean_loss']:.1f} [{m['low']:.1f}, {m['high']:.1f}], "
                            f"{m['positive']:.0%} with a loss; the review's best is {e['stronger']}'s move in "
                            f"{m['review_best_is_stronger']:.0%}")
+    for d in report.get("duels", []):
+        line = (f"duel {d['level']} against {d['stronger']} ({d['deals']} deals each): {d['decisions']} decisions "
+                f"differ in {d['hands']} hands; the stronger move gains {d['gain']:+.1f} [{d['low']:+.1f}, "
+                f"{d['high']:+.1f}] points where they differ, better in {d['better']}")
+        if "per_decision" in d:
+            line += (f"; {d['per_decision']:+.1f} [{d['per_low']:+.1f}, {d['per_high']:+.1f}] per scored decision "
+                     f"of {d['level']} ({d['scored']})")
+        out.append(line)
     z = report["zero"]
     out.append(f"played = best: {z['played_is_best']} of {z['decisions']} decisions, all with loss 0 and label best: "
                f"{z['played_is_best_with_loss_0_and_label_best']}; loss 0: {z['loss_0']}, of which played = best "
@@ -449,6 +529,15 @@ def markdown(report: dict[str, Any]) -> str:
     for g in report["gaps"]:
         out.append(f"| `{g['weaker']}` − `{g['stronger']}` | {g['gap']:+.1f} ({g['low']:+.1f} to {g['high']:+.1f}) "
                    f"| {g['hands']} |")
+    if report.get("duels"):
+        out += ["", "| decisions of | against | hands | decisions that differ | points the stronger move gains where "
+                "they differ, 95% interval | better in | per scored decision of the level |",
+                "| --- | --- | ---: | ---: | ---: | ---: | ---: |"]
+        for d in report["duels"]:
+            per = (f"{d['per_decision']:+.1f} ({d['per_low']:+.1f} to {d['per_high']:+.1f})"
+                   if "per_decision" in d else "")
+            out.append(f"| `{d['level']}` | `{d['stronger']}` | {d['hands']} | {d['decisions']} | **{d['gain']:+.1f}** "
+                       f"({d['low']:+.1f} to {d['high']:+.1f}) | {d['better'] / max(1, d['decisions']):.0%} | {per} |")
     return "\n".join(out)
 
 
@@ -465,12 +554,18 @@ def main() -> None:
     parser.add_argument("--agree-hands", type=int, default=16)
     parser.add_argument("--agree-seeds", type=int, default=3)
     parser.add_argument("--agree-rollouts", type=int, default=200)
+    parser.add_argument("--duel", default="", help="levels (comma-separated) whose decisions are played out against "
+                        "the next level up's where the two differ")
+    parser.add_argument("--duel-rollouts", type=int, default=64)
     parser.add_argument("--out", default="benchmarks/results/review_evidence.jsonl")
     parser.add_argument("--report", action="store_true", help="print the figures from --out without playing")
     parser.add_argument("--markdown", action="store_true")
     parser.add_argument("--json", action="store_true")
     ns = parser.parse_args()
-    args = {**vars(ns), "levels": ns.levels.split(",")}
+    args = {**vars(ns), "levels": ns.levels.split(","), "duel": [x for x in ns.duel.split(",") if x]}
+    unknown = [x for x in args["duel"] if x not in STRONGER_OR_MASTER]
+    if unknown:
+        parser.error(f"--duel: no level above {', '.join(unknown)} (choose from {', '.join(STRONGER_OR_MASTER)})")
     if ns.report:
         header, lines = load(ns.out)
         if header is not None:
