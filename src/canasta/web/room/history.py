@@ -7,8 +7,10 @@ side's final score and place, whether the person left, and, in a rated match, th
 (through :func:`.ratings.record_match`).  Who sat where comes from the room's own seats
 (:mod:`.lobby`, :mod:`.quickmatch`: ``room_seats``) or else from the browsers welcomed to each seat
 (``browser_tables``), the account each is linked to.  What leaves the server (:func:`history`,
-:func:`match_summary`, :func:`hand_replay`) holds no deck: a finished match's hands are all over, so a
-replay shows them as a spectator's replay of a finished hand does (:func:`canasta.web.replay.replay_hand`).
+:func:`match_summary`, :func:`hand_replay`, :func:`hand_viewer`) holds no deck: a finished match's hands are
+all over, so a replay shows them as a spectator's replay of a finished hand does
+(:func:`canasta.web.replay.replay_hand`), and a record whose match is not over is never shown.  The review of
+a seat's decisions made at the table goes to the person who played that seat only (:func:`hand_viewer`).
 
 >>> side_result(1, [1, 2])
 'won'
@@ -20,12 +22,15 @@ from __future__ import annotations
 
 import json
 import secrets
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ...bots.levels import find_level
+from ...errors import CanastaError
 from ...match import SEEDING, Match
 from ...rules import Rules
 from ..replay import replay_hand
@@ -217,6 +222,8 @@ def match_summary(storage: Storage, match_id: str) -> dict[str, Any] | None:
     if found is None:
         return None
     row, record, players = found
+    if record.get("winner") is None:  # only a finished match is shown
+        return None
     rules = Rules.parse(record["rules"])
     sides: list[dict[str, Any]] = []
     for side in range(rules.sides):
@@ -244,7 +251,7 @@ def match_summary(storage: Storage, match_id: str) -> dict[str, Any] | None:
                       "moves": len(hand.get("moves", []))})
     return {"id": row[0], "family": row[1], "title": ratings.FAMILIES.get(row[1], row[1]), "preset": row[2],
             "rated": bool(row[3]), "finished": float(row[4]), "target": rules.target,
-            "seats": [{"seat": i, "name": s.get("name")} for i, s in enumerate(record.get("seats", []))],
+            "seats": [{"seat": i, "name": _seat_name(players, i, s)} for i, s in enumerate(record.get("seats", []))],
             "players": [_seat_name(players, i, s) for i, s in enumerate(record.get("seats", []))],
             "sides": sides, "final_scores": record.get("final_scores"), "hands": hands}
 
@@ -256,16 +263,128 @@ def _seat_name(players: Sequence[Any], seat: int, spec: dict[str, Any]) -> str:
     return str(spec.get("name", f"seat {seat + 1}"))
 
 
+def _finished(record: dict[str, Any]) -> Match | None:
+    """The record's match replayed, when it is over (a side has won); None for a match still going on, or a
+    record that does not replay.  Only a finished match's hands are ever shown, every one face up."""
+    if record.get("winner") is None:
+        return None
+    try:
+        match = Match.from_record(record, record.get("seeding", SEEDING))
+    except (CanastaError, ValueError):
+        return None
+    return match if match.is_over else None
+
+
+REPLAYS_KEPT = 64
+"""Hands of finished matches kept replayed (a finished hand never changes), the oldest forgotten first."""
+_replays: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
+_replays_lock = threading.Lock()
+
+
+def _replayed(match_id: str, number: int, record: dict[str, Any]) -> dict[str, Any] | None:
+    """Hand ``number`` (from 1) of a finished match's record, replayed face up (:func:`replay_hand`; kept, so the
+    match is replayed once for its hands, not once per request); None when the match is not over."""
+    key = (match_id, number)
+    with _replays_lock:
+        found = _replays.get(key)
+        if found is not None:
+            _replays.move_to_end(key)
+            return dict(found)
+    match = _finished(record)
+    if match is None:
+        return None
+    data = replay_hand(match, number - 1, None)
+    with _replays_lock:
+        _replays[key] = data
+        while len(_replays) > REPLAYS_KEPT:
+            _replays.popitem(last=False)
+    return dict(data)
+
+
 def hand_replay(storage: Storage, match_id: str, number: int) -> dict[str, Any] | None:
     """Hand ``number`` (from 1) of a finished match, replayed as a spectator replays a finished hand (every hand
-    face up: it is over); None when there is no such match or hand."""
+    face up: it is over); None when there is no such finished match or hand."""
     found = _record(storage, match_id)
     if found is None:
         return None
     record = found[1]
     if not 1 <= number <= len(record["hands"]):
         return None
-    match = Match.from_record(record, record.get("seeding", SEEDING))
-    data = replay_hand(match, number - 1, None)
+    data = _replayed(match_id, number, record)
+    if data is None:
+        return None
     data["players"] = [_seat_name(found[2], i, s) for i, s in enumerate(record.get("seats", []))]
     return data
+
+
+def viewer_seats(storage: Storage, match_id: str, account_id: str | None, browser_hash: str | None) -> list[int]:
+    """The seats of a match that this viewer played: their account's, or their browser's (a guest's, or a
+    browser linked to their account), as :func:`history` finds a player's matches."""
+    with storage.transaction(write=False) as execute:
+        rows = execute(f"SELECT mp.seat FROM match_players mp WHERE mp.match_id = ? AND mp.seat IS NOT NULL "
+                       f"AND {_MINE} ORDER BY mp.place", (match_id, account_id, browser_hash, account_id)).fetchall()
+    return [int(row[0]) for row in rows]
+
+
+def hand_viewer(storage: Storage, match_id: str, number: int, account_id: str | None = None,
+                browser_hash: str | None = None) -> dict[str, Any] | None:
+    """Hand ``number`` (from 1) of a finished match for the table replay (``static/room/replay.js``, drawing with
+    the game page's own review, ``static/game/review.js``): :func:`hand_replay` (every hand face up) with the
+    table it was played at (``table``: the seats' names as the history shows them, the sides, target, rules),
+    the match's hand count, and, when this viewer (account or browser key) played a seat, ``viewer`` (that seat)
+    and ``review``, the stored review of that seat's decisions in the hand, if one was made at the table.
+    Nobody else's review is given.  None when there is no such finished match or hand."""
+    found = _record(storage, match_id)
+    if found is None:
+        return None
+    row, record, players = found
+    if not 1 <= number <= len(record["hands"]):
+        return None
+    data = _replayed(match_id, number, record)
+    if data is None:
+        return None
+    rules = Rules.parse(record["rules"])
+    final = [int(score) for score in record["final_scores"]]
+    names = [_seat_name(players, i, s) for i, s in enumerate(record.get("seats", []))]
+    names += [f"Seat {i + 1}" for i in range(len(names), rules.players)]
+    kinds = [str(s.get("kind", "human")) for s in record.get("seats", [])]
+    kinds += ["human"] * (rules.players - len(kinds))
+    data["players"] = names
+    data["id"] = row[0]
+    data["hands"] = len(record["hands"])
+    data["finished"] = float(row[4])
+    data["preset"] = row[2]
+    data["table"] = {
+        "players": [{"seat": i, "name": names[i], "kind": kinds[i]} for i in range(rules.players)],
+        "sides": [[seat for seat in range(rules.players) if rules.side_of(seat) == side]
+                  for side in range(rules.sides)],
+        "target": rules.target, "rules": rules.to_json(), "final_scores": final, "winner": record["winner"]}
+    mine = viewer_seats(storage, match_id, account_id, browser_hash) if account_id or browser_hash else []
+    data["viewer"] = mine[0] if mine else None
+    data["review"] = None
+    table_id, match_no = _table_of(storage, match_id)
+    if mine and table_id is not None and match_no is not None:
+        for seat in mine:
+            stored = storage.review(table_id, match_no, number - 1, seat)
+            if stored is not None:
+                data["viewer"], data["review"] = seat, json.loads(stored)
+                break
+    return data
+
+
+def matches_of_table(storage: Storage, table_id: str) -> dict[int, str]:
+    """The finished matches recorded at a table, by its match number (1 for the first): their ids, so another
+    page (a tournament's) can link a finished table's hands to ``/match/{id}/hand/{n}``."""
+    with storage.transaction(write=False) as execute:
+        rows = execute("SELECT match_no, id FROM matches WHERE table_id = ? AND record IS NOT NULL "
+                       "AND match_no IS NOT NULL", (table_id,)).fetchall()
+    return {int(no): str(match_id) for no, match_id in rows}
+
+
+def _table_of(storage: Storage, match_id: str) -> tuple[str | None, int | None]:
+    """The table a match was played at and its match number there (the key of the table's stored reviews)."""
+    with storage.transaction(write=False) as execute:
+        row = execute("SELECT table_id, match_no FROM matches WHERE id = ?", (match_id,)).fetchone()
+    if row is None:
+        return None, None
+    return row[0], None if row[1] is None else int(row[1])

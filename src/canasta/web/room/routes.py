@@ -1,4 +1,6 @@
-"""The room's HTTP API: sign up, in and out, change the password, delete the account, who am I, leaderboards.
+"""The room's HTTP API: sign up, in and out, change the password, delete the account, who am I, leaderboards,
+and a finished match's hand at the table replay (``GET /api/matches/{id}/hands/{n}/replay``, the page
+``/match/{id}/hand/{n}``: :func:`.history.hand_viewer`).
 
 Every POST and DELETE is a JSON body from the server's own pages (the :class:`~canasta.web.security.SecurityMiddleware`
 refuses other origins and other content types), with the session cookie ``SameSite=Lax`` besides.  Sign-in is
@@ -20,7 +22,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from ..limits import BodyTooLarge, RateLimiter, client_key, read_body, retry_after
 from ..paths import STATIC
 from ..storage import AsyncStorage, StorageError
-from . import accounts, ratings, sessions
+from . import accounts, history, ratings, sessions
 from .browser import SCOPE_KEY, browser_cookie
 
 BAD_CREDENTIALS = "that name and password do not match an account"
@@ -294,6 +296,29 @@ async def leaderboard(family: str, request: Request) -> Response:
 @router.get("/room/leaderboard", include_in_schema=False)
 async def leaderboard_page() -> FileResponse:
     return FileResponse(STATIC / "room" / "leaderboard.html")
+
+
+@router.get("/api/matches/{match_id}/hands/{hand}/replay")
+async def match_hand_replay(request: Request, match_id: str, hand: str) -> Response:
+    """Hand ``hand`` (from 1) of a finished match for the table replay: every hand face up (the match is over),
+    the seats' names, and the review of the viewer's own seat when they played it and one was made (docs/room.md
+    "History").  A match still being played has no entry here: only finished matches are recorded."""
+    if not hand.isdigit() or len(hand) > 4:
+        return _error(404, "no_hand", "hands count from 1")
+    signed = await signed_in(request)
+    browser = request.scope.get(SCOPE_KEY)
+    store = _storage(request)
+    found = await store.run(history.hand_viewer, store.storage, match_id, int(hand),
+                            signed[0].id if signed is not None else None,
+                            sessions.token_hash(browser) if browser else None)
+    if found is None:
+        return _error(404, "no_hand", "there is no such hand of a finished match here")
+    return JSONResponse(found, headers={"Cache-Control": "private, no-store"})
+
+
+@router.get("/match/{match_id}/hand/{hand}", include_in_schema=False)
+async def match_hand_page(match_id: str, hand: str) -> FileResponse:
+    return FileResponse(STATIC / "room" / "replay.html")
 
 
 @router.get("/account", include_in_schema=False)

@@ -6,6 +6,9 @@ first opened by a browser signed in to an account shows the account's name (the 
 provisional while the server is unsure of it (a newcomer's 25 when they have none yet); a computer level
 shows its fixed rating.  Nothing else about a person leaves: no account id, no browser key, no session.
 
+The creator of a public or rated table signed in to an account sits as that account (:func:`claim_creators`):
+the name typed when the table was made gives way to the account's in the lobby, at the table and in the history.
+
 The labels of a table in memory (:attr:`~canasta.web.served.ServedTable.labels`) are read when it is made,
 when a seat is taken or welcomed, and every few seconds for the tables with connections (another process
 may have seated someone, or a rated match moved a rating); a change is sent to the table at once.
@@ -13,6 +16,7 @@ may have seated someone, or a rated match moved a rating); a change is sent to t
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -88,6 +92,50 @@ def seat_labels(storage: Storage, specs: Mapping[str, Mapping[str, Any]]) -> dic
     return found
 
 
+def claim_creators(storage: Storage, specs: Mapping[str, Mapping[str, Any]], now: float | None = None) -> int:
+    """Give the creator's seat of a room table (public or rated: its first person's seat) to the account of the
+    first browser welcomed to it, when that browser is signed in: the seat is then claimed as a seat taken in the
+    lobby is (``room_seats``), so the lobby, the table and the history all show the account's name, not the
+    name typed when the table was made, and the lobby its rating.  How many seats were claimed."""
+    creators: dict[str, int] = {}
+    for table_id, spec in specs.items():
+        humans = [i for i, seat in enumerate(spec["seats"]) if seat["kind"] == "human"]
+        if spec.get("room") and humans:
+            creators[table_id] = humans[0]
+    if not creators:
+        return 0
+    ids = list(creators)
+    claimed: set[tuple[str, int]] = set()
+    firsts: dict[tuple[str, int], tuple[str | None, str | None, str | None]] = {}
+    with storage.transaction(write=False) as execute:
+        for start in range(0, len(ids), CHUNK):
+            chunk = ids[start:start + CHUNK]
+            marks = ", ".join("?" for _ in chunk)
+            for table_id, seat in execute(f"SELECT table_id, seat FROM room_seats WHERE table_id IN ({marks})",
+                                          chunk).fetchall():
+                claimed.add((table_id, int(seat)))
+            for table_id, seat, browser_hash, account_id, name in execute(
+                    f"SELECT bt.table_id, bt.seat, bt.browser_hash, b.account_id, a.name FROM browser_tables bt "
+                    f"LEFT JOIN browsers b ON b.browser_hash = bt.browser_hash "
+                    f"LEFT JOIN accounts a ON a.id = b.account_id WHERE bt.table_id IN ({marks}) ORDER BY bt.at",
+                    chunk).fetchall():
+                firsts.setdefault((table_id, int(seat)), (browser_hash, account_id, name))
+    todo = []
+    for table_id, seat in creators.items():
+        browser_hash, account_id, name = firsts.get((table_id, seat), (None, None, None))
+        if (table_id, seat) not in claimed and account_id is not None and name:
+            todo.append((table_id, seat, account_id, browser_hash, name))
+    if not todo:
+        return 0
+    now = time.time() if now is None else now
+    with storage.transaction() as execute:
+        for table_id, seat, account_id, browser_hash, name in todo:
+            execute("INSERT INTO room_seats (table_id, seat, open, account_id, browser_hash, name, at) "
+                    "VALUES (?, ?, 0, ?, ?, ?, ?) ON CONFLICT (table_id, seat) DO NOTHING",
+                    (table_id, seat, account_id, browser_hash, name, now))
+    return len(todo)
+
+
 def _unique(name: str, shown: list[str], index: int) -> str:
     """``name``, numbered (``Guest 2``) when another seat of the table shows it already."""
     others = {n.casefold() for i, n in enumerate(shown) if i != index}
@@ -102,6 +150,9 @@ async def refresh(service: Any, tables: Sequence[ServedTable]) -> int:
     if not tables:
         return 0
     store = service.storage
+    rooms = {t.id: t.spec for t in tables if t.spec.get("room")}
+    if rooms:
+        await store.run(claim_creators, store.storage, rooms)
     found = await store.run(seat_labels, store.storage, {t.id: t.spec for t in tables})
     changed = 0
     for table in tables:

@@ -2,6 +2,10 @@
 // the hand, as this seat saw it; every hand face up once it is over) drawn by render.js, stepped with ←/→, a
 // timeline with the decisions marked by label, the move list, and at a marked decision the better move
 // highlighted with its EPL and the reason in words.  The analysis runs on the server (POST, then polled).
+//
+// Where the replay comes from is a source: the game page's is the table's own (its seat's token, the live
+// table's names, the analysis); a finished match's page (static/room/replay.js) gives its own, with every hand
+// face up and the review stored for the viewer's seat, if any (startReplay).
 import { actionOf, cardLabel, cardsInText, el, formatPoints, isRedSuit } from "/static/cards.js";
 import { tableOf, tokenOf } from "/static/game/connection.js";
 import { fit } from "/static/game/fit.js";
@@ -14,9 +18,27 @@ const MARKED = ["inaccuracy", "mistake", "blunder"];
 const POLL_MS = 700;
 let backToTable = () => {};
 
+/**
+ * Where a replay comes from and what it may do.  `replay(hand)` and `analyse(hand)` answer `{ok, status, body}`;
+ * `analyse` is null where no analysis may be asked for; `base(data)` is the table the replay is drawn at (its
+ * players, sides, target, rules); `close()` leaves the replay; `chosen(hand)` says another hand was picked;
+ * `note(data)` the line shown where no analysis runs.
+ */
+const tableSource = {
+  label: "review",
+  verb: "Reviewing",
+  replay: (hand) => api(`/hands/${hand}/replay`),
+  analyse: (hand) => api(`/hands/${hand}/review`, "POST"),
+  base: () => (ui.last ? ui.last.table : {}),
+  close: () => backToTable(),
+  chosen: () => {},
+  note: () => "A spectator replays the hand, every hand face up; the analysis is each player's own.",
+};
+
 /** The review in progress: the replay, where it stands, the decisions by move, the analysis' state. */
 const review = {
   data: null, index: 0, hand: 1, hands: 1, matchMode: false, decisions: new Map(), status: "", summary: null, timer: 0,
+  source: tableSource,
 };
 /** The analyses fetched, by "match:hand" (a stored review never changes). */
 const analysed = new Map();
@@ -42,35 +64,38 @@ async function api(path, method = "GET") {
 
 /**
  * Open the review of hand `hand` (from 1); `hands`: the finished hands the hand picker offers; `matchMode`:
- * every one of them is analysed in turn (the whole match), else only the hand shown.
+ * every one of them is analysed in turn (the whole match), else only the hand shown; `source`: where the replay
+ * comes from (the table's seat by default).  True when the hand is shown.
  */
-export async function openReview(hand, hands = 1, matchMode = false) {
-  const got = await api(`/hands/${hand}/replay`);
+export async function openReview(hand, hands = 1, matchMode = false, source = tableSource) {
+  const got = await source.replay(hand);
   if (!got.ok) {
     setStatusLine(got.body.message || "The hand cannot be replayed now.");
-    return;
+    return false;
   }
   clearTimeout(review.timer);
+  loop += 1;
   Object.assign(review, {
     data: got.body, index: 0, hand, hands: Math.max(hands, hand), matchMode, decisions: new Map(), status: "",
-    summary: null,
+    summary: null, source,
   });
   ui.review = review;
   ui.selected.clear();
   ui.choosing = false;
   const dialog = $("result-dialog");
-  if (dialog.open) dialog.close();
+  if (dialog && dialog.open) dialog.close();
   document.body.classList.add("reviewing");
   $("review-bar").hidden = false;
   $("review-panel").hidden = false;
   renderHandPicker();
-  const known = analysed.get(keyOf(hand));
+  const known = got.body.review || analysed.get(keyOf(hand));
   if (known) applyReview(known);
   renderMoveList();
   show(0);
-  if (isPlayer()) startAnalysis();
-  else setProgress("A spectator replays the hand, every hand face up; the analysis is each player's own.");
+  if (isPlayer() && source.analyse) startAnalysis();
+  else setProgress(known ? summaryText() : source.note(got.body));
   $("btn-review-next").focus();
+  return true;
 }
 
 const keyOf = (hand) => `${review.data ? review.data.match : 0}:${hand}`;
@@ -84,7 +109,7 @@ function closeReview() {
   $("review-bar").hidden = true;
   $("review-panel").hidden = true;
   for (const node of document.querySelectorAll(".review-best")) node.classList.remove("review-best");
-  backToTable();
+  review.source.close();
 }
 
 // -- the analysis -------------------------------------------------------------------------
@@ -117,7 +142,7 @@ async function step(mine) {
     setProgress(summaryText());
     return;
   }
-  const got = await api(`/hands/${target}/review`, "POST");
+  const got = await review.source.analyse(target);
   if (mine !== loop || ui.review !== review) return;
   const body = got.body;
   const shown = target === review.hand;
@@ -187,7 +212,7 @@ function frameMessage(index) {
   const d = review.data;
   const over = index === d.frames.length - 1;
   const result = d.results[d.hand - 1];
-  const base = ui.last ? ui.last.table : {};
+  const base = review.source.base(d);
   const scores = over && result ? d.scores.map((s, side) => s + result.totals[side]) : d.scores;
   // Who played each seat then is not replayed: the seats show as people at the table, nobody away.
   const players = (base.players || []).map((p) => ({ ...p, computer: false, away: false, connected: true }));
@@ -217,6 +242,9 @@ function show(index) {
   renderHeader(msg);
   renderScores(msg);
   renderPlayers(msg);
+  for (const facts of document.querySelectorAll("#players .player-facts")) { // nobody is online in a replay
+    facts.textContent = facts.textContent.split(" \u00b7 ").filter((word) => word !== "online").join(" \u00b7 ");
+  }
   renderSides(msg);
   renderCenter(msg);
   const live = [ui.fresh, ui.freshHand]; // the live table's marks stay its own
@@ -225,15 +253,15 @@ function show(index) {
   [ui.fresh, ui.freshHand] = live;
   renderLog(msg);
   showHands(d.frames[review.index].hands, msg);
-  $("table-status").textContent = `Hand ${d.hand} \u00b7 review`;
+  $("table-status").textContent = `Hand ${d.hand} \u00b7 ${review.source.label}`;
   // The heading says whose move is under review, never the live table's "Your turn".
   const turn = $("turn");
   turn.classList.remove("mine");
   if (review.index < d.log.length) {
     const seat = d.log[review.index].seat;
     const whose = isPlayer() && seat === ui.seat ? "your" : `${playerName(msg.table, seat)}\u2019s`;
-    turn.textContent = `Reviewing ${whose} move ${review.index + 1} of ${d.log.length}`;
-  } else turn.textContent = "Reviewing: the hand is over";
+    turn.textContent = `${review.source.verb} ${whose} move ${review.index + 1} of ${d.log.length}`;
+  } else turn.textContent = `${review.source.verb}: the hand is over`;
   markBetter(better);
   renderWhere(msg, decision);
   renderTimeline();
@@ -438,10 +466,31 @@ async function downloadRecord() {
   setTimeout(() => URL.revokeObjectURL(link.href), 10000);
 }
 
+/** The review bar's own buttons and keys (steps, the hand picker, back), whatever the source. */
+function wireBar() {
+  document.addEventListener("keydown", onKey, true);
+  $("btn-review-prev").addEventListener("click", () => show(review.index - 1));
+  $("btn-review-next").addEventListener("click", () => show(review.index + 1));
+  $("btn-review-close").addEventListener("click", closeReview);
+  $("review-hand").addEventListener("change", async (event) => {
+    const hand = Number(event.target.value);
+    if (await openReview(hand, review.hands, review.matchMode, review.source)) review.source.chosen(hand);
+  });
+}
+
+/**
+ * A replay away from the table (a finished match's page): `source` as tableSource's fields; opens hand `hand`
+ * of `hands`.  No analysis is asked for unless the source has one.
+ */
+export function startReplay(source, hand, hands) {
+  wireBar();
+  return openReview(hand, hands, false, { ...tableSource, analyse: null, ...source });
+}
+
 /** Wire the review's buttons and keys; `render` draws the live table again when the review closes. */
 export function startReview(render) {
   backToTable = render;
-  document.addEventListener("keydown", onKey, true);
+  wireBar();
   const finished = () => (ui.last ? (ui.last.table.results || []).length : 0);
   $("btn-review").addEventListener("click", () => {
     if (ui.last) openReview(ui.last.table.hand, finished());
@@ -452,11 +501,5 @@ export function startReview(render) {
   $("btn-review-last").addEventListener("click", () => {
     if (finished()) openReview(finished(), finished());
   });
-  $("btn-review-prev").addEventListener("click", () => show(review.index - 1));
-  $("btn-review-next").addEventListener("click", () => show(review.index + 1));
-  $("btn-review-close").addEventListener("click", closeReview);
   $("btn-record").addEventListener("click", downloadRecord);
-  $("review-hand").addEventListener("change", (event) => {
-    openReview(Number(event.target.value), review.hands, review.matchMode);
-  });
 }

@@ -1,6 +1,7 @@
-// A finished match by its shared link (/match/{id}): the final scores, each hand's totals, and a plain
-// step-through of every hand. A finished match's hands are all over, so the replay shows every hand face up,
-// as a spectator's replay of a finished hand does; the stock's order is never sent.
+// A finished match by its shared link (/match/{id}): the final scores, each hand's totals, and for every hand
+// its replay at the table (/match/{id}/hand/{n}, static/room/replay.js) and a plain step-through as text. A
+// finished match's hands are all over, so both show every hand face up, as a spectator's replay of a finished
+// hand does; the stock's order is never sent.
 import { SUIT_SYMBOL } from "/static/cards.js";
 
 const $ = (id) => document.getElementById(id);
@@ -77,10 +78,20 @@ async function openHand(number) {
   replay = await response.json();
   point = 0;
   $("replay").hidden = false;
+  $("replay-title").textContent = `Hand ${number} as text`;
   showPoint();
-  $("replay-title").focus?.();
+  $("replay-title").focus();
 }
 
+$("match-copy").addEventListener("click", async () => {
+  const link = window.location.origin + window.location.pathname;
+  try {
+    await navigator.clipboard.writeText(link);
+    $("match-status").textContent = "The link is copied: send it to share the match.";
+  } catch {
+    $("match-status").textContent = `The match's link: ${link}`;
+  }
+});
 $("step-back").addEventListener("click", () => { if (point > 0) { point -= 1; showPoint(); } });
 $("step-next").addEventListener("click", () => {
   if (replay && point < replay.frames.length - 1) { point += 1; showPoint(); }
@@ -107,13 +118,17 @@ async function load() {
   }
   const hands = $("match-hands");
   for (const hand of m.hands) {
-    const li = el("li", undefined, "room-line");
+    const li = el("li", undefined, "room-line match-hand");
     li.append(el("strong", `Hand ${hand.hand}`));
-    li.append(el("span", `${hand.totals.join(" / ")} → ${hand.scores.join(" / ")}`));
-    const button = el("button", `Replay hand ${hand.hand}`);
+    li.append(el("span", `${hand.totals.join(" / ")} → ${hand.scores.join(" / ")}`, "match-hand-scores"));
+    // The table replay (the game page's own review, every hand face up), and the same hand as text.
+    const link = el("a", `Replay hand ${hand.hand}`, "button match-hand-replay");
+    link.href = `/match/${encodeURIComponent(matchId)}/hand/${hand.hand}`;
+    const button = el("button", "As text", "match-hand-text");
     button.type = "button";
+    button.setAttribute("aria-label", `Hand ${hand.hand} as text`);
     button.addEventListener("click", () => openHand(hand.hand));
-    li.append(button);
+    li.append(link, button);
     hands.append(li);
   }
 }
