@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -94,3 +95,103 @@ def test_people_at_two_tables_play_the_same_boards(server: Server, new_context: 
                              timeout=120_000)
     assert standings_rows(anyone) == 4 and anyone.locator("#boards table").count() == 2
     assert anyone.locator(".board-replays a").count() == 4  # each board as each table played it
+
+
+SHOT_SIZES = [(360, 740), (1920, 1080)]
+
+
+def shoot(page: Any, name: str, full_page: bool = True, fits: bool = True) -> list[str]:
+    """Screenshots at a phone's and a desktop's size (into ``CANASTA_TOURNAMENT_SHOTS`` when set); what does not
+    fit (the room page's own check; ``fits`` False for the table's pages, which fit themselves)."""
+    from .test_room_page import FITS
+
+    problems: list[str] = []
+    folder = os.environ.get("CANASTA_TOURNAMENT_SHOTS")
+    for width, height in SHOT_SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(200)
+        if fits:
+            problems += [f"{name} {width}x{height}: {p}" for p in page.evaluate(FITS)]
+        if folder:
+            Path(folder).mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(Path(folder) / f"{name}-{width}x{height}.png"), full_page=full_page)
+    return problems
+
+
+def test_an_organiser_makes_a_tournament_in_the_form_and_people_play_it(
+        server: Server, new_context: Callable[..., Any]) -> None:
+    pytest.importorskip("argon2", reason="accounts need the web extra: pip install 'canasta[web]'")
+    organiser = new_context(bypass_csp=False).new_page()  # the pages run under the strict policy
+    organiser.goto(server.base + "/tournament/new")
+    organiser.locator("#signin-needed").wait_for(state="visible")  # not signed in yet: said at once
+    organiser.goto(server.base + "/account")
+    organiser.fill("#signup-name", "Organiser")
+    organiser.fill("#signup-password", "a long password")
+    organiser.click("#signup-form button[type=submit]")
+    organiser.locator("#signed-in").wait_for(state="visible")
+    organiser.goto(server.base + "/tournament/new")
+    organiser.locator("#t-preset option").nth(3).wait_for(state="attached")  # (no string to evaluate: the policy)
+    assert organiser.locator("#signin-needed").is_hidden()
+    organiser.fill("#t-name", "Club night")
+    organiser.fill("#t-boards", "3")
+    organiser.fill("#t-rounds", "2")
+    organiser.click("#t-create")  # checked here first, in one line
+    assert organiser.inner_text("#t-error") == "3 boards do not split into 2 rounds of equal size"
+    organiser.fill("#t-boards", "2")
+    organiser.fill("#t-minimums", "50, 90")
+    organiser.check("input[name=visibility][value=public]")
+    organiser.fill("#t-tables", "3")
+    assert organiser.locator("#t-table-rows select").count() == 12
+    for table, seat in ((1, 1), (1, 3), (2, 1), (2, 2), (2, 3)):  # table 2: two people; table 3: an open seat
+        organiser.select_option(f"#t-seat-{table}-{seat}", "expert")
+    organiser.select_option("#t-seat-2-0", "open")
+    problems = shoot(organiser, "organiser-form")
+    organiser.click("#t-create")
+    organiser.locator("#t-created").wait_for(state="visible")
+    links = organiser.locator("#t-invites .link-text").all_inner_texts()
+    assert len(links) == 3 and all("/t/" in link and "#" in link for link in links)
+    problems += shoot(organiser, "organiser-created")
+    page_link = organiser.get_attribute("#t-page", "href")
+    assert page_link and page_link.startswith("/tournament/")
+    room = new_context().new_page()  # public: the room lists it
+    room.goto(server.base + "/room")
+    room.locator("#room-tournaments a", has_text="Club night").wait_for()
+    ann, bob = (new_context().new_page() for _ in links[:2])
+    for person, link in ((ann, links[0]), (bob, links[1])):
+        person.goto(link)
+        person.locator("#tournament-banner").wait_for()
+    banner = ann.inner_text("#tournament-banner")
+    assert "Club night" in banner and "board 1 of 2, round 1 of 2" in banner
+    problems += shoot(ann, "game-banner", full_page=False, fits=False)
+    live = new_context().new_page()
+    live.goto(server.base + page_link + "#" + token_of(links[0]))
+    live.wait_for_function("document.getElementById('summary').textContent.includes('you are at table 2')")
+    assert live.inner_text("#title") == "Club night"
+    for person in (ann, bob):  # they leave their seats to the computer: table 2 plays both boards
+        person.click("#btn-seat")
+    ann.wait_for_function("document.getElementById('tournament-banner').dataset.done === 'true'", timeout=120_000)
+    assert "results" in ann.inner_text("#tournament-banner")
+    problems += shoot(ann, "game-banner-done", full_page=False, fits=False)
+    # Table 3 waits for its person: table 2 sees its own two boards, everybody else nothing yet.
+    live.wait_for_function("document.getElementById('standings-note').textContent.includes('first 2 board')",
+                           timeout=120_000)
+    assert "in play" in live.inner_text("#summary") and live.locator("#standings tbody tr").count() == 6
+    assert "Player 1" in live.inner_text("#standings") and "1 (round 1)" in live.inner_text("#tables")
+    problems += shoot(live, "standings-live")
+    room.goto(server.base + page_link)  # a public tournament's open seat: anybody signed in may take it
+    room.locator("#open-seats button").click()
+    room.locator("#open-seat-status", has_text="Sign in first").wait_for()
+    organiser.goto(server.base + page_link)
+    organiser.locator("#open-seats button", has_text="Table 3, seat 1").click()
+    organiser.locator("#tournament-banner").wait_for()  # at the seat, whose link was made afresh
+    assert "/t/" in organiser.url and token_of(organiser.url) != token_of(links[2])
+    organiser.click("#btn-seat")
+    live.wait_for_function("document.getElementById('summary').textContent.includes('final results')",
+                           timeout=120_000)
+    problems += shoot(live, "standings-final")
+    assert live.locator(".board-replays a").count() == 6
+    live.click(".board-replays a >> nth=0")
+    live.wait_for_url("**/table/1/board/1")
+    live.locator("#review-bar").wait_for(state="visible")
+    problems += shoot(live, "board-replay", full_page=False, fits=False)
+    assert not problems, "\n".join(problems)

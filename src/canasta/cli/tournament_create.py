@@ -40,7 +40,10 @@ def body_of(args: argparse.Namespace) -> dict[str, Any]:
         tables.append([None if w == "open" else w for w in words])
     tables += [tables[-1]] * (args.tables - len(tables))
     body: dict[str, Any] = {"preset": args.preset, "boards": args.boards, "tables": tables, "public": args.public,
-                            "away_minutes": args.away_minutes, "round_minutes": args.round_minutes}
+                            "away_minutes": args.away_minutes, "round_minutes": args.round_minutes,
+                            "rounds": args.rounds}
+    if args.name:
+        body["name"] = args.name
     if args.minimum:
         body["minimums"] = [list(m) if isinstance(m, tuple) else m
                             for m in numbers_per_board(args.minimum, "--minimum", rules.sides)]
@@ -106,9 +109,12 @@ def register(actions: Any) -> None:
     c.add_argument("--preset", default="classic", choices=sorted(PRESETS), metavar="PRESET", help="the game")
     c.add_argument("--away-minutes", type=float, default=5.0, metavar="MIN",
                    help="minutes a person's seat may be empty before the computer plays it (default 5; 0: never)")
+    c.add_argument("--rounds", type=at_least(1), default=1, metavar="R",
+                   help="rounds: the boards split evenly into them, each with its own round time (default 1)")
     c.add_argument("--round-minutes", type=float, default=0.0, metavar="MIN",
-                   help="minutes for every board; a board a table has not played by then is scored 40%% for it "
-                        "(default 0: no limit)")
+                   help="minutes for each round; a board of the round a table has not played by then is scored "
+                        "40%% for it (default 0: no limit)")
+    c.add_argument("--name", default="", help="the tournament's name, as its page and the room show it")
     c.add_argument("--public", action="store_true", help="a public tournament (default: by invite)")
     c.add_argument("--url", default="", help="the server's address, put before the printed links")
     c.add_argument("--json", action="store_true", help="print the answer of POST /api/tournaments")

@@ -40,11 +40,13 @@ if TYPE_CHECKING:
     from ..served import ServedTable
     from ..service import TableService
 
-FIELDS = ("preset", "options", "tables", "boards", "minimums", "schedule", "public", "away_minutes",
-          "turn_seconds", "round_minutes")
+FIELDS = ("name", "preset", "options", "tables", "boards", "rounds", "minimums", "schedule", "public",
+          "away_minutes", "turn_seconds", "round_minutes")
 """The fields of a ``POST /api/tournaments`` body."""
 MAX_WEB_TABLES, MAX_WEB_BOARDS = 50, 200
 """The most tables and boards one tournament may have on the server."""
+MAX_NAME = 60
+"""The longest name a tournament may have."""
 SLOW_PERCENT = 40
 """The artificial score of each side of a table that had not played a board when the round time was up
 (average-minus: the table was too slow)."""
@@ -59,8 +61,11 @@ class TournamentRequest:
     away_minutes: float
     turn_seconds: float
     round_minutes: float = 0.0
-    """Minutes from the start for every board (0: no limit); a board a table has not played by then is scored
-    for it as :data:`SLOW_PERCENT`, and the results it plays later do not count."""
+    """Minutes for each round (0: no limit): round ``r`` ends ``(r + 1) * round_minutes`` after the start; a
+    board of the round a table has not played by then is scored for it as :data:`SLOW_PERCENT`, and its result
+    played later does not count."""
+    name: str = ""
+    """The tournament's name, as its pages and the lobby show it ("" : "Tournament" and its id)."""
 
 
 def _number(body: dict[str, Any], name: str, default: float, most: float) -> float:
@@ -95,6 +100,14 @@ def parse_request(body: object, limits: Limits | None = None, seed: int | None =
     boards = body.get("boards")
     if not isinstance(boards, int) or isinstance(boards, bool) or not 1 <= boards <= MAX_WEB_BOARDS:
         raise RequestError(f"boards must be a whole number from 1 to {MAX_WEB_BOARDS}")
+    rounds = body.get("rounds", 1)
+    if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= boards:
+        raise RequestError(f"rounds must be a whole number from 1 to the number of boards ({boards})")
+    if boards % rounds:
+        raise RequestError(f"{boards} boards do not split into {rounds} rounds of equal size")
+    name = body.get("name", "")
+    if not isinstance(name, str) or len(name.strip()) > MAX_NAME or any(not c.isprintable() for c in name):
+        raise RequestError(f"the name is text of at most {MAX_NAME} characters, on one line")
     for number, table in enumerate(tables):
         if not all(word is None or isinstance(word, str) for word in table):
             raise RequestError(f"table {number + 1}: a seat is a player's word or null (open)")
@@ -115,13 +128,14 @@ def parse_request(body: object, limits: Limits | None = None, seed: int | None =
         raise RequestError("the schedule is a list of side totals per board")
     tournament = Tournament(rules, tuple(tuple(t) for t in tables), boards,
                             seed if seed is not None else secrets.randbits(63),
-                            schedule=tuple(tuple(s) for s in schedule))
+                            schedule=tuple(tuple(s) for s in schedule), rounds=rounds,
+                            movement="fixed")  # people keep their seat links: nobody moves
     public = body.get("public", False)
     if not isinstance(public, bool):
         raise RequestError("public is true or false")
     return TournamentRequest(tournament, public, _number(body, "away_minutes", AWAY_MINUTES, MAX_AWAY_MINUTES),
                              _number(body, "turn_seconds", 0, MAX_TURN_SECONDS),
-                             _number(body, "round_minutes", 0, MAX_AWAY_MINUTES))
+                             _number(body, "round_minutes", 0, MAX_AWAY_MINUTES), " ".join(name.split()))
 
 
 class TournamentService:
@@ -145,11 +159,14 @@ class TournamentService:
             # No spectator link: a spectator replays a finished board face up, while other tables may still play it.
             answers.append({"table": number, "table_id": answer["table"], "seats": answer["seats"]})
         spec = {"format": t.to_json(), "away_minutes": request.away_minutes, "turn_seconds": request.turn_seconds,
-                "round_minutes": request.round_minutes}
+                "round_minutes": request.round_minutes, "name": request.name}
         storage = self.tables.storage
+        open_seats = [(n, seat) for n, words in enumerate(t.tables) for seat, word in enumerate(words)
+                      if word is None] if request.public else []
         await storage.run(store.save, storage.storage, tournament_id, organiser, request.public, spec,
-                          [a["table_id"] for a in answers], self.clock())
-        return {"tournament": tournament_id, "link": f"/tournament/{tournament_id}", "tables": answers}
+                          [a["table_id"] for a in answers], self.clock(), open_seats)
+        return {"tournament": tournament_id, "name": request.name or f"Tournament {tournament_id}",
+                "link": f"/tournament/{tournament_id}", "tables": answers}
 
     async def view(self, tournament_id: str, token: str | None = None) -> dict[str, Any] | None:
         """What the holder of ``token`` (a person's seat link at one of its tables; None: anyone, the organiser
@@ -162,13 +179,19 @@ class TournamentService:
         t = Tournament.from_json(found.spec["format"])
         served: list[ServedTable | None] = [await self.tables.get(table_id) for table_id in table_ids]
         played = [_totals(table) for table in served]
-        closed = found.closed
         minutes = float(found.spec.get("round_minutes", 0))
-        if (closed is None and minutes and self.clock() >= found.created + 60 * minutes
-                and any(len(p) < t.boards for p in played)):
-            closed = await storage.run(store.close, storage.storage, tournament_id, [len(p) for p in played])
-        if closed is not None:  # what a table plays after the round time does not count
-            played = [p[:n] for p, n in zip(played, closed)]
+        per_round = t.boards_per_round
+        closed = found.closed
+        while (minutes and len(closed) < t.rounds and self.clock() >= found.created + 60 * minutes * (len(closed) + 1)
+               and any(len(p) < t.boards for p in played)):
+            closed = await storage.run(store.close, storage.storage, tournament_id, len(closed),
+                                       [len(p) for p in played])
+        # A board of a round whose time is up counts where its table had played it by then; else it is late.
+        counted = [[b < len(p) and (b // per_round >= len(closed) or b < closed[b // per_round][n])
+                    for b in range(t.boards)] for n, p in enumerate(played)]
+        late = [[b // per_round < len(closed) and not counted[n][b] for b in range(t.boards)]
+                for n in range(len(played))]
+        done = [[c or lt for c, lt in zip(cs, ls)] for cs, ls in zip(counted, late)]
         mine: int | None = None
         if token:
             hashed = token_hash(token)
@@ -177,33 +200,40 @@ class TournamentService:
                 if known and seat is not None:
                     mine = number
                     break
-        everywhere = t.boards if closed is not None else min(len(p) for p in played)
-        visible = len(played[mine]) if mine is not None and closed is None else everywhere
+        everywhere = _prefix([all(d[b] for d in done) for b in range(t.boards)])
+        visible = max(_prefix(done[mine]), everywhere) if mine is not None else everywhere
         scoreboard = Scoreboard(t)
         for number, totals in enumerate(played):
-            for board, result in enumerate(totals[:visible]):
-                scoreboard.record(BoardResult(board, number, result))
-            if closed is not None:
-                for board in range(len(totals), t.boards):
+            for board in range(visible):
+                if counted[number][board]:
+                    scoreboard.record(BoardResult(board, number, totals[board]))
+                elif late[number][board]:
                     scoreboard.adjust(board, number, (SLOW_PERCENT,) * t.rules.sides)
         over = everywhere == t.boards
+        seats_open: list[tuple[int, int]] = []
+        if found.public and not over:  # anybody signed in may take one (routes: POST .../seats/S)
+            seats_open = await storage.run(store.open_seats, storage.storage, table_ids)
         tables = []
         for number, table in enumerate(served):
-            done = len(played[number])
-            entry: dict[str, Any] = {"table": number, "played": done,
-                                     "board": None if done == t.boards or closed is not None else done,
-                                     "stopped": closed is not None and done < t.boards,
+            count = len(played[number])  # the board in play is the next after those played, counted or late
+            entry: dict[str, Any] = {"table": number, "played": sum(counted[number]),
+                                     "board": None if over or count == t.boards else count,
+                                     "late": sum(late[number]), "stopped": over and any(late[number]),
                                      "players": list(t.players(0, number)), "away": []}
             if table is not None:
-                entry["players"] = [seat.name for seat in table.seats]
+                entry["players"] = [_seat_name(table, seat.index) for seat in table.seats]
                 entry["away"] = sorted(table.driver.stand_ins & {s.index for s in table.seats if s.is_human})
             tables.append(entry)
         return {
-            "tournament": tournament_id, "preset": t.rules.preset, "boards": t.boards,
-            "tables": tables, "your_table": mine, "visible_boards": visible, "over": over,
-            "round_minutes": minutes, "ends": found.created + 60 * minutes if minutes else None,
+            "tournament": tournament_id, "name": found.spec.get("name") or f"Tournament {tournament_id}",
+            "preset": t.rules.preset, "boards": t.boards, "rounds": t.rounds, "boards_per_round": per_round,
+            "tables": tables, "your_table": mine, "visible_boards": visible, "over": over, "public": found.public,
+            "open_seats": [{"table": n, "seat": seat} for n, seat in seats_open],
+            "round_minutes": minutes, "rounds_closed": len(closed),
+            "ends": found.created + 60 * minutes * t.rounds if minutes else None,
+            "round_ends": [found.created + 60 * minutes * (r + 1) for r in range(t.rounds)] if minutes else None,
             "minimums": [list(t.board(b).minimums) for b in range(t.boards)],
-            "standings": [s.to_json() for s in scoreboard.standings()] if visible else [],
+            "standings": [_named(s.to_json(), t, served) for s in scoreboard.standings()] if visible else [],
             "board_scores": [[s.to_json() for s in scoreboard.board_scores(b)] for b in range(visible)],
         }
 
@@ -227,7 +257,46 @@ class TournamentService:
             return None  # the table did not play it (stopped at the round time)
         from ..replay import replay_hand
 
-        return replay_hand(match, board, None)
+        data = replay_hand(match, board, None)
+        rules = match.rules
+        names = [_seat_name(chosen, seat.index) for seat in chosen.seats]
+        # What the table replay (the game page's review, static/tournament/replay.js) draws the board at.
+        data.update({
+            "tournament": tournament_id, "name": view["name"], "table_number": table, "boards": len(match.results),
+            "players": names, "viewer": None, "review": None, "preset": rules.preset,
+            "table": {"players": [{"seat": s.index, "name": names[s.index], "kind": s.kind} for s in chosen.seats],
+                      "sides": [[seat for seat in range(rules.players) if rules.side_of(seat) == side]
+                                for side in range(rules.sides)],
+                      "target": rules.target, "rules": rules.to_json()}})
+        return data
+
+
+def _named(standing: dict[str, Any], t: Tournament, served: list[ServedTable | None]) -> dict[str, Any]:
+    """A standing whose open seats (no name in the format) are named as at their table ("Player 3", or the room's
+    name of whoever took the seat); nobody moves on the server, so an entry's table is its first."""
+    table = served[int(standing["entry"][:-1]) - 1]
+    if table is not None and None in standing["players"]:
+        side = standing["direction"]
+        names = [_seat_name(table, seat.index) for seat in table.seats if t.rules.side_of(seat.index) == side]
+        standing["players"] = [given if given is not None else names[i] for i, given in enumerate(standing["players"])]
+    return standing
+
+
+def _seat_name(table: ServedTable, seat: int) -> str:
+    """A seat's name as its table shows it: the room's, when it knows who sits there (an account that took the
+    seat), else the seat's own."""
+    label = (table.labels or {}).get(seat)
+    return label.name if label is not None and label.name else table.seats[seat].name
+
+
+def _prefix(flags: list[bool]) -> int:
+    """How many of the first flags are all true."""
+    count = 0
+    for flag in flags:
+        if not flag:
+            break
+        count += 1
+    return count
 
 
 def _totals(table: ServedTable | None) -> list[tuple[int, ...]]:

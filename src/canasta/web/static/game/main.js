@@ -16,6 +16,7 @@ import { renderReviewButtons, startReview } from "/static/game/review.js";
 import { focusResultAction, openResult, renderHistory, renderResultDialog } from "/static/game/sheet.js";
 import { $, handCards, isPlayer, myTurn, playerName, ui } from "/static/game/state.js";
 import { sentence } from "/static/game/words.js";
+import { showTournament } from "/static/tournament/banner.js"; // -- duplicate tournaments (issue 31): the banner
 
 const queue = []; // state messages waiting to be shown, oldest first
 let holdUntil = 0; // the previous move by another player stays on show until then
@@ -174,6 +175,7 @@ function render() {
   renderHistory(msg);
   renderResultDialog(msg);
   renderReviewButtons(msg);
+  showTournament(msg).then((added) => added && ui.last && fit()); // -- tournaments (issue 31): the board; the standings
   fit();
   const mine = myTurn(msg);
   if (mine && !ui.wasMyTurn && !document.querySelector("dialog[open]")) {

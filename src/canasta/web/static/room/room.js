@@ -145,3 +145,46 @@ async function refreshTables() {
 
 refreshTables();
 setInterval(refreshTables, POLL_TABLES);
+
+// -- duplicate tournaments (issue 31; docs/tournament.md): the public tournaments, from GET /api/tournaments ------
+async function refreshTournaments() {
+  let data;
+  try {
+    const response = await fetch("/api/tournaments", { credentials: "same-origin" });
+    data = await response.json();
+  } catch {
+    return;
+  }
+  let list = $("room-tournaments");
+  if (!list) {
+    const section = el("section", undefined, "panel");
+    section.setAttribute("aria-labelledby", "tournaments-title");
+    const title = el("h2", "Tournaments");
+    title.id = "tournaments-title";
+    const organise = el("a", "Organise a tournament");
+    organise.href = "/tournament/new";
+    const intro = el("p", "Duplicate tournaments: every table plays the same deals. ");
+    intro.append(organise);
+    list = el("ul", undefined, "room-tables");
+    list.id = "room-tournaments";
+    section.append(title, intro, list);
+    $("open-tables").closest("section").after(section);
+  }
+  list.replaceChildren();
+  if (!data.tournaments.length) list.append(el("li", "No public tournament right now.", "room-empty"));
+  for (const t of data.tournaments) {
+    const line = el("div", undefined, "room-line");
+    const link = el("a", t.name);
+    link.href = t.link;
+    line.append(link, el("span", t.preset), el("span", `${t.tables} tables, ${t.boards} boards`));
+    if (t.rounds > 1) line.append(el("span", `${t.rounds} rounds`));
+    line.append(el("span", t.over ? "final results" : "in play"));
+    const li = el("li");
+    li.append(line);
+    list.append(li);
+  }
+}
+
+refreshTournaments();
+setInterval(refreshTournaments, POLL_TABLES * 5);
+// -- end of duplicate tournaments
