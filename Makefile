@@ -76,3 +76,20 @@ soak: $(VENV)/.play compiled
 clean:
 	-@scripts/ensure-postgres.sh $(VENV)/pg stop
 	rm -rf $(VENV) build canasta.sqlite3* dist src/*.egg-info .pytest_cache .mypy_cache .ruff_cache
+
+# Three processes on PostgreSQL behind Caddy (apt-get install caddy), clients on the same cores: tables vs ack
+# p99 until it passes 100 ms, delivery across processes, then a run that SIGKILLs one process (docs/deploy.md).
+.PHONY: bench-scale
+bench-scale: $(VENV)/.test compiled
+	$(BIN)/python benchmarks/scale.py --servers 3 --compiled --kill
+
+# The container image (Containerfile, podman) and tests/deploy/test_stack.py against three containers of it. Not in
+# `make test`: a change to src recompiles the engine in the image (minutes). docs/deploy.md, "Deploy with containers".
+# `make compose-test` runs compose.yaml itself (podman-compose) as the project canasta-test on loopback ports.
+.PHONY: image image-test compose-test
+image:
+	scripts/container-smoke.sh --build-only
+image-test: $(VENV)/.test
+	PYTHON=$(BIN)/python scripts/container-smoke.sh
+compose-test: $(VENV)/.test
+	PYTHON=$(BIN)/python scripts/container-compose.sh

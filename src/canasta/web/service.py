@@ -413,6 +413,8 @@ class TableService:
         return changed
 
     async def _away(self, table: ServedTable) -> bool:
+        if table.away_minutes <= 0 or not table.gone_since.keys() - table.elsewhere:  # every person connected
+            return False  # somewhere: decided at once, without the game's state (a tick looks at every table)
         seat = table.person_to_act()
 
         def gone_long() -> bool:
@@ -433,8 +435,10 @@ class TableService:
 
     async def _time_out(self, table: ServedTable) -> bool:
         left = table.turn_left()
+        if left is None or left > 0:
+            return False
         seat = table.person_to_act()
-        if left is None or left > 0 or seat is None:
+        if seat is None:
             return False
         made = False
         while table.person_to_act() == seat and (table.turn_left() or 0) <= 0:

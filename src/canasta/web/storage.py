@@ -149,10 +149,16 @@ class Storage(ABC):
         ``?`` markers, committed on a normal exit and rolled back on an exception (a :class:`StorageError`)."""
         return self._transaction(write)
 
+    def _read(self, sql: str, params: Sequence[Any]) -> list[Any]:
+        """The rows of one statement that only reads, in a transaction of its own (the hot reads: a move made
+        elsewhere, a hello, ``/readyz``)."""
+        with self._transaction(write=False) as execute:
+            rows: list[Any] = execute(sql, params).fetchall()
+        return rows
+
     def schema_version(self) -> int:
         """The database's schema version (:data:`~.migrations.SCHEMA_VERSION` once opened by this canasta)."""
-        with self._transaction(write=False) as execute:
-            return int(execute("SELECT max(version) FROM schema_version", ()).fetchone()[0])
+        return int(self._read("SELECT max(version) FROM schema_version", ())[0][0])
 
     def create_table(self, table_id: str, spec: dict[str, Any], tokens: Mapping[str, int | None]) -> None:
         """Store a new table with its spec and token hashes (token SHA-256 hex -> seat, None for a spectator)."""
@@ -180,9 +186,8 @@ class Storage(ABC):
 
     def events(self, table_id: str, start: int = 0) -> list[Event]:
         """The table's events from seq ``start`` on, in seq order."""
-        with self._transaction(write=False) as execute:
-            rows = execute("SELECT seq, kind, seat, text, at FROM events WHERE table_id = ? AND seq >= ? "
-                           "ORDER BY seq", (table_id, start)).fetchall()
+        rows = self._read("SELECT seq, kind, seat, text, at FROM events WHERE table_id = ? AND seq >= ? "
+                          "ORDER BY seq", (table_id, start))
         return [Event(*row) for row in rows]
 
     def event_counts(self, table_ids: Sequence[str]) -> dict[str, int]:
@@ -190,17 +195,14 @@ class Storage(ABC):
         if not table_ids:
             return {}
         marks = ", ".join("?" * len(table_ids))
-        with self._transaction(write=False) as execute:
-            rows = execute(f"SELECT table_id, max(seq) + 1 FROM events WHERE table_id IN ({marks}) GROUP BY table_id",
-                           tuple(table_ids)).fetchall()
+        rows = self._read(f"SELECT table_id, max(seq) + 1 FROM events WHERE table_id IN ({marks}) GROUP BY table_id",
+                          tuple(table_ids))
         return {table_id: count for table_id, count in rows}
 
     def token_seat(self, table_id: str, token_hash: str) -> tuple[bool, int | None]:
         """``(found, seat)`` for a token hash at the table; the seat is None for the spectator."""
-        with self._transaction(write=False) as execute:
-            row = execute("SELECT seat FROM tokens WHERE table_id = ? AND token_hash = ?",
-                          (table_id, token_hash)).fetchone()
-        return (False, None) if row is None else (True, row[0])
+        rows = self._read("SELECT seat FROM tokens WHERE table_id = ? AND token_hash = ?", (table_id, token_hash))
+        return (False, None) if not rows else (True, rows[0][0])
 
     def append(self, table_id: str, events: Sequence[Event]) -> None:
         """Write the events in one transaction; StaleStateError, and nothing written, if a seq is taken."""
@@ -260,6 +262,7 @@ class Storage(ABC):
                 "OR (t.status = 'over' AND COALESCE(max(e.at), t.created) < ?) "
                 "ORDER BY t.id LIMIT ?", (idle_before, over_before, limit)).fetchall()
             gone = [row[0] for row in rows]
+            gone = _keep_tournaments_whole(execute, gone)
             for table_id in gone:
                 execute("DELETE FROM events WHERE table_id = ?", (table_id,))
                 execute("DELETE FROM tokens WHERE table_id = ?", (table_id,))
@@ -293,9 +296,8 @@ class Storage(ABC):
         if not table_ids:
             return []
         marks = ", ".join("?" * len(table_ids))
-        with self._transaction(write=False) as execute:
-            rows = execute(f"SELECT table_id, seat, process, connections, seen FROM presence "
-                           f"WHERE table_id IN ({marks})", tuple(table_ids)).fetchall()
+        rows = self._read(f"SELECT table_id, seat, process, connections, seen FROM presence "
+                          f"WHERE table_id IN ({marks})", tuple(table_ids))
         return [(row[0], row[1], row[2], row[3], row[4]) for row in rows]
 
     def review(self, table_id: str, match_no: int, hand: int, seat: int) -> str | None:
@@ -464,6 +466,24 @@ class PostgresStorage(Storage):
         except BaseException:
             self._rollback()
             raise
+
+    def _read(self, sql: str, params: Sequence[Any]) -> list[Any]:
+        """See :meth:`Storage._read`: in autocommit, one round trip where a transaction takes three (``BEGIN``,
+        the statement, ``COMMIT``); a single statement is its own snapshot.  These reads were most of the
+        storage thread's time with several processes (every move read again by each other process)."""
+        if self._conn.broken:
+            self._conn = self._connect()
+        conn = self._conn
+        try:
+            conn.autocommit = True
+            try:
+                rows: list[Any] = conn.execute(sql.replace("?", "%s"), params).fetchall()
+            finally:
+                conn.autocommit = False
+        except (self._psycopg.Error, ValueError) as exc:
+            self._rollback()
+            raise StorageError(f"PostgreSQL database {_redact(self.url)}: {_one_line(exc)}") from exc
+        return rows
 
     def append_batch(self, batch: Sequence[tuple[str, Event]]) -> list[bool]:
         """See :meth:`Storage.append_batch`; the inserts go in one pipeline, not one round trip each."""
@@ -691,3 +711,26 @@ class AsyncStorage:
             return
         for job, ok in zip(batch, written, strict=True):
             job.future.set_result(ok)
+
+
+def _keep_tournaments_whole(execute: Callable[[str, Sequence[Any]], _Cursor], gone: Sequence[str]) -> list[str]:
+    """Of the tables about to expire (``gone``), those that may go: a duplicate tournament's tables expire
+    together, once every one of them would expire on its own (none goes while another still plays, and no
+    tournament loses some tables' results); the tournament goes with them (docs/tournament.md)."""
+    if not gone:
+        return []
+    leaving = set(gone)
+    marks = ", ".join("?" for _ in gone)
+    rows = execute(f"SELECT tt.tournament_id, tt.table_id FROM tournament_tables tt WHERE tt.tournament_id IN "
+                   f"(SELECT tournament_id FROM tournament_tables WHERE table_id IN ({marks}))", tuple(gone)).fetchall()
+    tables: dict[str, list[str]] = {}
+    for tournament_id, table_id in rows:
+        tables.setdefault(str(tournament_id), []).append(str(table_id))
+    kept: set[str] = set()
+    for tournament_id, ids in tables.items():
+        if all(table_id in leaving for table_id in ids):
+            execute("DELETE FROM tournament_tables WHERE tournament_id = ?", (tournament_id,))
+            execute("DELETE FROM tournaments WHERE id = ?", (tournament_id,))
+        else:
+            kept.update(ids)
+    return [table_id for table_id in gone if table_id not in kept]
