@@ -6,7 +6,8 @@ From bottom to top: the engine -> ``bots`` -> ``play`` -> the front ends (``tui`
 lower ones, counting imports inside functions; front ends do not import each other (except the
 pairs in ``FRONT_END_EDGES``); no import circle, not even through an import inside a function;
 the engine and the bots use the standard library only.  Inside the engine, ``ENGINE_LAYERS``
-orders its own modules the same way.  docs/architecture.md draws the picture.
+orders its own modules the same way; inside the browser front end, ``WEB_PARTS`` orders its core,
+the room, the tournaments and the application.  docs/architecture.md draws the picture.
 """
 
 from __future__ import annotations
@@ -45,6 +46,31 @@ as functions of a state they are given (``judge``, ``legal``, ``scoring``, ``vie
 module imports (at run time) only its own engine layer or lower ones."""
 ENGINE_LAYER_NAMES = ("vocabulary", "rules of play", "state", "built on the state", "package and tools")
 
+WEB_PARTS = ("core", "room", "tournaments", "app")
+"""The browser front end's own parts, bottom to top: its core (tables, storage, protocol, the served table), the
+room (``web.room``: accounts, sessions, ratings, the lobby), the duplicate tournaments (``web.tournaments``,
+whose organisers are the room's accounts), and the application that puts them together (``app``, and
+``server``, which runs it).  A module imports only its own part or lower ones, counting imports inside
+functions, with the two limits below."""
+WEB_APP = {"canasta.web.app", "canasta.web.server"}
+TOURNAMENT_BOARDS = "canasta.web.tournaments.boards"
+"""The duplicate deal (hand i is board i), which the core's served table plays for a tournament's table: the one
+module of the tournaments the core may import, since it imports nothing of the web itself."""
+ROOM_FACE = {"canasta.web.room.accounts", "canasta.web.room.sessions", "canasta.web.room.routes.signed_in",
+             "canasta.web.room.seating.refresh_one"}
+"""What the tournaments may take of the room: its accounts and who is signed in (an organiser is an account), and
+the refresh of a table's names once an account takes an open seat; never its lobby, ratings or history."""
+
+
+def web_part(module: str) -> str | None:
+    """The part of the browser front end a module (or a name in it) is in; None outside that front end."""
+    if layer(module) != (FRONT, "web"):
+        return None
+    if module in WEB_APP or any(module.startswith(m + ".") for m in WEB_APP):
+        return "app"
+    parts = module.split(".")
+    return parts[2] if len(parts) > 2 and parts[2] in ("room", "tournaments") else "core"
+
 
 def engine_layer(module: str) -> int:
     """The engine layer of an engine module (``canasta.X``)."""
@@ -80,6 +106,7 @@ class Edge:
     path: Path
     line: int
     runtime: bool  # False inside ``if TYPE_CHECKING:``
+    taken: bool = True  # False for ``m`` of ``from m import a``: the statement takes ``m.a``
 
 
 def _resolve(module: str, is_package: bool, node: ast.ImportFrom) -> list[str]:
@@ -91,6 +118,17 @@ def _resolve(module: str, is_package: bool, node: ast.ImportFrom) -> list[str]:
         base = ".".join(parts + ([node.module] if node.module else []))
     # ``from . import x`` may name a module: count both the package and the submodule.
     return [base] + [f"{base}.{alias.name}" for alias in node.names]
+
+
+def _targets(module: str, is_package: bool, node: ast.AST) -> list[tuple[str, bool]]:
+    """What an import statement names, each with whether the statement takes it (not the ``m`` of
+    ``from m import a``); nothing for another statement."""
+    if isinstance(node, ast.Import):
+        return [(alias.name, True) for alias in node.names]
+    if isinstance(node, ast.ImportFrom):
+        base, *names = _resolve(module, is_package, node)
+        return [(base, False), *[(name, True) for name in names]]
+    return []
 
 
 def _type_checking_lines(tree: ast.AST) -> set[int]:
@@ -111,13 +149,8 @@ def collect() -> tuple[set[str], list[Edge]]:
         tree = ast.parse(path.read_text(), str(path))
         guarded = _type_checking_lines(tree)
         for node in ast.walk(tree):
-            targets: list[str] = []
-            if isinstance(node, ast.Import):
-                targets = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom):
-                targets = _resolve(module, path.name == "__init__.py", node)
-            for target in targets:
-                edges.append(Edge(module, target, path, node.lineno, node.lineno not in guarded))
+            for target, taken in _targets(module, path.name == "__init__.py", node):
+                edges.append(Edge(module, target, path, node.lineno, node.lineno not in guarded, taken))
     return modules, edges
 
 
@@ -162,6 +195,40 @@ def test_front_ends_do_not_import_each_other() -> None:
         (src, a), (dst, b) = layer(edge.source), layer(edge.target)
         if src == dst == FRONT and a != b and (a, b) not in FRONT_END_EDGES:
             wrong.append(f"{where(edge)}: front end {a} imports front end {b}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_nothing_below_the_front_ends_imports_the_browser_front_end() -> None:
+    wrong = [where(e) for e in EDGES if layer(e.source)[0] < FRONT and e.target.startswith("canasta.web")]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_every_web_module_imports_only_its_own_part_or_lower_ones() -> None:
+    """The core imports neither the room nor the tournaments (but their boards), the room nothing of the
+    tournaments, and none of them the application."""
+    wrong = []
+    for edge in INTERNAL:
+        src, dst = web_part(edge.source), web_part(edge.target)
+        if src is None or dst is None or WEB_PARTS.index(dst) <= WEB_PARTS.index(src):
+            continue
+        if src == "core" and edge.target == TOURNAMENT_BOARDS:
+            continue
+        wrong.append(f"{where(edge)}: imports upward (web {src} -> web {dst})")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_tournaments_boards_import_nothing_of_the_web() -> None:
+    """The core may play the tournaments' boards because they stand on the engine, the bots and ``play`` alone."""
+    wrong = [where(e) for e in EDGES if e.source == TOURNAMENT_BOARDS and e.target.startswith("canasta.web")]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_tournaments_take_only_accounts_and_sessions_from_the_room() -> None:
+    wrong = []
+    for edge in EDGES:
+        if (web_part(edge.source) == "tournaments" and web_part(edge.target) == "room" and edge.taken
+                and not any(edge.target == face or edge.target.startswith(face + ".") for face in ROOM_FACE)):
+            wrong.append(f"{where(edge)}: the tournaments take {edge.target} (the room's face: {sorted(ROOM_FACE)})")
     assert not wrong, "\n".join(wrong)
 
 
@@ -235,3 +302,11 @@ def test_the_layer_rules_catch_what_they_are_meant_to() -> None:
     assert _find_circle({"a": {"b"}, "b": set()}) is None
     assert engine_layer("canasta.cards") < engine_layer("canasta.judge") < engine_layer("canasta.state") \
         < engine_layer("canasta.match") < engine_layer("canasta.testing.soak")
+    parts = [web_part(m) for m in ("canasta.web.storage", "canasta.web.room.lobby", "canasta.web.tournaments.store",
+                                   "canasta.web.app", "canasta.web.command", "canasta.bots")]
+    assert parts == ["core", "room", "tournaments", "app", None, None], parts
+    assert {"canasta.web.room.accounts", "canasta.web.room.routes", TOURNAMENT_BOARDS} <= MODULES
+    # ``from ..room.routes import signed_in`` takes the name, not the module it comes from.
+    statement = ast.parse("from ..room.routes import signed_in").body[0]
+    assert _targets("canasta.web.tournaments.routes", False, statement) == [
+        ("canasta.web.room.routes", False), ("canasta.web.room.routes.signed_in", True)]

@@ -759,13 +759,32 @@ def seat_facts(page: Any, seat: int) -> str:
     return text
 
 
+def play_people(pages: list[Any], done: Callable[[], bool], what: str) -> None:
+    """Play the people's turns on ``pages`` by the hints (clicks) until ``done()``; a seat left to the computer
+    is played by the server meanwhile.  Waits on the pages' states, never on a clock."""
+    deadline = time.monotonic() + 180
+    while not done():
+        movers = [p for p in pages if not hand_over(p) and body_data(p).get("myTurn") == "true"]
+        for page in movers:
+            play_turn(page)
+        if movers:
+            continue
+        assert time.monotonic() < deadline, f"the hand did not come to {what}: {body_data(pages[0])}"
+        before = state_id(pages[0])  # the computer's move is on its way: the next state says whose turn it is
+        try:
+            pages[0].wait_for_function("s => document.body.dataset.stateId !== String(s)", arg=before, timeout=2000)
+        except PlaywrightError:
+            pass  # it came before ``before`` was read: the loop looks again
+
+
 def test_two_people_leave_a_seat_take_it_back_and_are_both_ready_before_the_next_hand(
         server: Server, new_context: Callable[..., Any]) -> None:
     """Ann (a phone) leaves her seat to the computer from the menu and takes it back; at the end of the hand
     the dialog waits for both people: Ann's ready says it waits for Bob, Bob's deals.  A spectator closes the
-    result and opens it again from the action bar.  One deck and a turn timer of 0.1 s (the server's clock
-    plays a turn nobody makes) keep the hand short."""
-    answer = post_table(server.base, {"preset": "two-player", "options": {"decks": 1}, "turn_seconds": 0.1,
+    result and opens it again from the action bar.  One deck keeps the hand short; there is no turn timer, so
+    nothing moves but the people's clicks and the computer in Ann's seat, and no step races a clock (a timer of
+    0.1 s could end the hand before the menu opened on a loaded machine)."""
+    answer = post_table(server.base, {"preset": "two-player", "options": {"decks": 1},
                                       "seats": seats("human", "human")})
     phone = new_context(viewport={"width": 390, "height": 844}, has_touch=True, reduced_motion="reduce")
     ann = open_page(phone, server.base, answer["seats"][0]["link"])
@@ -777,28 +796,32 @@ def test_two_people_leave_a_seat_take_it_back_and_are_both_ready_before_the_next
     ann.click("#btn-panel")
     ann.locator("#btn-seat").wait_for(state="visible")
     assert ann.inner_text("#btn-seat") == "Leave my seat to the computer"
+    assert body_data(ann)["status"] == "playing" and not ann.is_visible("#result-dialog")
     ann.click("#btn-seat")
     ann.wait_for_function("document.getElementById('btn-seat').textContent === 'Take my seat back'")
     for page in (ann, bob, watcher):
         page.wait_for_function("document.querySelector('#players li.player[data-seat=\"0\"] .player-facts')"
                                ".textContent.includes('the computer plays')")
-    # The computer plays Ann's turns, her page greys out her actions meanwhile.
-    ann.wait_for_function("[...document.querySelectorAll('#log li.log-entry')].some(e => e.dataset.seat === '0')")
+    # The computer plays Ann's turns (Bob plays his own), her page greys out her actions meanwhile: until it has
+    # played a whole turn of hers and the table waits for Bob (or the hand is over).
+    play_people([bob], lambda: ann.evaluate(
+        "[...document.querySelectorAll('#log li.log-entry')].some(e => e.dataset.seat === '0')")
+        and (hand_over(bob) or body_data(bob).get("myTurn") == "true"), "a turn of the computer in Ann's seat")
+    ann.wait_for_function("s => document.body.dataset.stateId === String(s)", arg=state_id(bob))
     # Take my seat back: from the menu, or from the result dialog, which offers it while the seat is left, when
-    # the hand ended meanwhile (the server's clock plays both seats fast here).
-    for _ in range(20):
-        target = "#btn-dialog-seat" if ann.is_visible("#btn-dialog-seat") else "#btn-seat"
-        try:
-            ann.click(target, timeout=1000)
-            break
-        except PlaywrightError:
-            continue
+    # the computer went out meanwhile.  Nothing moves until Bob clicks: the table holds still for this.
+    if hand_over(ann):
+        ann.locator("#btn-dialog-seat").click()
+    else:
+        assert body_data(ann).get("myTurn") != "true"
+        ann.click("#btn-seat")
     ann.wait_for_function("document.getElementById('btn-seat').textContent === 'Leave my seat to the computer'")
     for page in (ann, bob):
         page.wait_for_function("document.querySelector('#players li.player[data-seat=\"0\"] .player-facts')"
                                ".textContent.includes('online')")
     if not ann.is_visible("#result-dialog"):
         ann.click("#btn-panel-close")
+    play_people([ann, bob], lambda: hand_over(ann) and hand_over(bob), "its end")
 
     # The end of the hand: each person's own dialog, and the spectator's.
     for page in (ann, bob, watcher):

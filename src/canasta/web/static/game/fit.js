@@ -113,6 +113,7 @@ export function fit() {
     if (fits() && (atMost || noRoomGained(now) || boardSlack() < 0.05)) {
       last.shape = now;
       fitLog();
+      titleCutNames();
       placeChooser();
       return;
     }
@@ -134,7 +135,20 @@ export function fit() {
   setMeldScale(melds);
   Object.assign(last, { size, shape: now, scale, melds });
   fitLog();
+  titleCutNames();
   placeChooser();
+}
+
+/**
+ * A name cut short to fit (an ellipsis in the top bar, at a seat or over a side's melds: table.css) shows whole
+ * in its tooltip; a name shown whole has none.
+ */
+export function titleCutNames() {
+  for (const name of document.querySelectorAll("#scores .score-names, #players .player-name, #sides .side-names")) {
+    const cut = name.scrollWidth > name.clientWidth + 0.5 || name.scrollHeight > name.clientHeight + 0.5;
+    if (cut) name.title = name.textContent.trim();
+    else name.removeAttribute("title");
+  }
 }
 
 const logFit = { key: "" }; // the screen and the lines the log was last fitted to
