@@ -163,6 +163,10 @@ def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7, follow: floa
         if presence > 0:
             jobs.append((presence, svc.heartbeat, "the presence heartbeat"))
         jobs.extend(room.start(app))  # the lobby, the quick match, the history of finished matches
+        from .tournaments import service as tournaments
+
+        jobs.append((tournaments.CLOSE_EVERY, tournaments.TournamentService(svc).close_due,
+                     "closing tournament rounds on time"))
         tasks = [loop.create_task(_every(seconds, job, what)) for seconds, job, what in jobs]
         if listener is not None:
             tasks.append(loop.create_task(listener.run()))
@@ -441,6 +445,9 @@ async def _answer(svc: TableService, conn: WebSocketConnection, table: ServedTab
                 raise ProtocolError("no_table", "there is no table here; ask for a new link")
             seat = await svc.seat_of(found, message["token"])
             conn.token_hash = token_hash(message["token"])
+            if seat is not None:
+                for seated in svc.seating:  # the room: a creator signed in is named so in the first state
+                    await seated(found, seat, conn.ws.scope)
             if table is not None and conn in table.connections:  # a second hello: the seat it held is left
                 table.connections.discard(conn)
                 table.connection_changed(conn.seat)  # its away clock starts when that was its last connection

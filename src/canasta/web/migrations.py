@@ -8,7 +8,7 @@ that finished and the next open goes on from there.  A step is never changed onc
 table or column is a new step at the end.
 
 >>> [step.version for step in STEPS]
-[2, 3, 4, 5]
+[2, 3, 4, 5, 6]
 >>> "CREATE TABLE accounts" in STEPS[0].statements("REAL")[0]
 True
 """
@@ -100,6 +100,10 @@ CREATE TABLE tournaments (
 CREATE TABLE tournament_tables (
     tournament_id TEXT NOT NULL, number INTEGER NOT NULL, table_id TEXT NOT NULL, PRIMARY KEY (tournament_id, number));
 CREATE INDEX tournament_tables_table ON tournament_tables (table_id)
+"""),
+    Step(6, "tournament rounds closed on time: each tournament's next round deadline (NULL: none open)", """
+ALTER TABLE tournaments ADD COLUMN deadline {real} NULL;
+CREATE INDEX tournaments_deadline ON tournaments (deadline)
 """),
 )
 """Every step after the base schema, in version order (docs/room.md says what each table keeps)."""

@@ -71,6 +71,10 @@ class TableService:
         self._listening: set[asyncio.Future[object]] = set()
         self.table_created: list[Callable[[str, dict[str, Any], TableCreated], Awaitable[None]]] = []
         """Awaited when a table is made, before its creator is answered (the room lists a public one)."""
+        self.seating: list[Callable[[ServedTable, int, Mapping[str, Any]], Awaitable[None]]] = []
+        """Awaited at a person's hello to their seat (the table, the seat, the websocket's ASGI scope), before the
+        welcome and the first state are built (the room seats a signed-in creator as their account: that state
+        already shows the account's name); each must fail quietly."""
 
     # -- tables -------------------------------------------------------------------------
 

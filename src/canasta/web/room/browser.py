@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Awaitable, Callable, Coroutine, MutableMapping
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, MutableMapping
 from http.cookies import CookieError, SimpleCookie
 from typing import Any
 
@@ -35,7 +35,7 @@ _REMEMBERED = 10000
 """Seats remembered per process before the memory of what was already written is cleared."""
 
 
-def cookies(scope: Scope) -> dict[str, str]:
+def cookies(scope: Mapping[str, Any]) -> dict[str, str]:
     """The request's cookies (a malformed header: none)."""
     jar: SimpleCookie = SimpleCookie()
     for key, value in scope.get("headers", ()):
@@ -49,6 +49,12 @@ def cookies(scope: Scope) -> dict[str, str]:
 
 def _headers(scope: Scope) -> dict[str, str]:
     return {key.decode("latin-1").lower(): value.decode("latin-1") for key, value in scope.get("headers", ())}
+
+
+def browser_hash_of(scope: Mapping[str, Any]) -> str | None:
+    """The hash of the browser key a request or websocket carries (None: it has none yet)."""
+    key = cookies(scope).get(BROWSER_COOKIE)
+    return token_hash(key) if key is not None and _valid(key) else None
 
 
 def browser_cookie(key: str, secure: bool) -> bytes:

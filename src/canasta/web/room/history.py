@@ -159,7 +159,8 @@ def history(storage: Storage, account_id: str | None, browser_hash: str | None,
     with storage.transaction(write=False) as execute:
         rows = execute(
             "SELECT m.id, m.family, m.preset, m.rated, m.finished, m.hands, mp.team, mp.score, mp.rank, "
-            "mp.mu_before, mp.mu_after, mp.seat FROM matches m JOIN match_players mp ON mp.match_id = m.id "
+            "mp.mu_before, mp.mu_after, mp.seat, tt.tournament_id, tt.number FROM matches m "
+            "JOIN match_players mp ON mp.match_id = m.id LEFT JOIN tournament_tables tt ON tt.table_id = m.table_id "
             f"WHERE m.record IS NOT NULL AND {_MINE} ORDER BY m.finished DESC, m.id, mp.place",
             (account_id, browser_hash, account_id)).fetchall()
         mine: dict[str, Any] = {}
@@ -172,17 +173,23 @@ def history(storage: Storage, account_id: str | None, browser_hash: str | None,
             for row in execute(f"SELECT match_id, team, name, level, rank, left_early, seat FROM match_players "
                                f"WHERE match_id IN ({marks}) ORDER BY place", shown).fetchall():
                 players.setdefault(row[0], []).append(row)
-    wins = points = hands = 0
+        tournaments = _tournaments(execute, sorted({str(mine[m][12]) for m in shown if mine[m][12] is not None}))
+    wins = points = hands = total = 0
     entries: list[dict[str, Any]] = []
     for match_id, row in mine.items():
-        _, family, preset, rated, finished, count, team, score, rank, mu_before, mu_after, seat = row
+        _, family, preset, rated, finished, count, team, score, rank, mu_before, mu_after, seat, tid, _ = row
         everyone = players.get(match_id, [])
         side_ranks = {int(p[1]): int(p[4]) for p in everyone} | {int(team): int(rank)}
         result = side_result(int(rank), list(side_ranks.values()))
-        wins += result == "won"
-        points += int(score)
-        hands += int(count or 0)
+        if tid is None:  # a tournament table's match plays boards, not to a target: not in the totals
+            total += 1
+            wins += result == "won"
+            points += int(score)
+            hands += int(count or 0)
         if match_id not in shown:
+            continue
+        if tid is not None:
+            entries.append(_tournament_entry(match_id, row, tournaments.get(str(tid)), everyone))
             continue
         entries.append({
             "id": match_id, "link": f"/match/{match_id}", "family": family, "preset": preset, "rated": bool(rated),
@@ -192,10 +199,51 @@ def history(storage: Storage, account_id: str | None, browser_hash: str | None,
             "rating_change": None if mu_before is None or mu_after is None or not rated
             else round(float(mu_after) - float(mu_before), 2),
         })
-    total = len(mine)
     return {"matches": entries, "totals": {
         "matches": total, "won": wins, "win_rate": round(wins / total, 3) if total else None,
         "points_per_hand": round(points / hands, 1) if hands else None}}
+
+
+def _tournaments(execute: Execute, ids: Sequence[str]) -> dict[str, tuple[str, bool]]:
+    """These tournaments' names, and whether each is over (every table's match over, or every round's time up:
+    the rule of the public list, :func:`canasta.web.tournaments.routes.public_tournaments`)."""
+    found: dict[str, tuple[str, bool]] = {}
+    for tournament_id in ids:
+        row = execute("SELECT t.spec, t.closed, count(tt.table_id), sum(CASE WHEN s.status = 'over' THEN 1 ELSE 0 END) "
+                      "FROM tournaments t JOIN tournament_tables tt ON tt.tournament_id = t.id "
+                      "LEFT JOIN tables s ON s.id = tt.table_id WHERE t.id = ? GROUP BY t.spec, t.closed",
+                      (tournament_id,)).fetchone()
+        if row is None:
+            continue
+        spec = json.loads(row[0])
+        closed = json.loads(row[1]) if row[1] else []
+        rounds = int(spec.get("format", {}).get("rounds", 1))
+        closed_rounds = len(closed) if closed and isinstance(closed[0], list) else (1 if closed else 0)
+        over = int(row[3] or 0) == int(row[2]) or closed_rounds >= rounds
+        found[tournament_id] = (str(spec.get("name") or f"Tournament {tournament_id}"), over)
+    return found
+
+
+def _tournament_entry(match_id: str, row: Sequence[Any], tournament: tuple[str, bool] | None,
+                      everyone: Sequence[Any]) -> dict[str, Any]:
+    """A tournament table's match in the history: the tournament, the table and the side's entry (``2A``), with a
+    link to the tournament's page; never a score or a won/lost (each board starts from its own totals: the
+    entry's matchpoint percentage, added by the route, :func:`.play_routes.my_history`, is its result), and
+    while the tournament runs not even the hands (another table may not have played those boards yet); once it
+    is over, the link of the table's first board in the tournament's own replay."""
+    _, family, preset, _, finished, count, team, _, _, _, _, seat, tid, number = row
+    name, over = tournament if tournament is not None else (f"Tournament {tid}", False)
+    table = int(number) + 1
+    return {
+        "id": match_id, "link": f"/tournament/{tid}", "family": family, "preset": preset, "rated": False,
+        "finished": float(finished), "hands": int(count or 0) if over else None,
+        "score": None, "result": None,  # a board starts from its own totals: the match's score means nothing
+        "partners": [_who(p) for p in everyone if p[1] == team and p[6] != seat],
+        "opponents": [_who(p) for p in everyone if p[1] != team], "rating_change": None,
+        "tournament": {"id": tid, "name": name, "table": table, "entry": f"{table}{chr(ord('A') + int(team))}",
+                       "over": over, "percent": None, "rank": None,
+                       "board_link": f"/tournament/{tid}/table/{table}/board/1" if over else None},
+    }
 
 
 def _who(row: Sequence[Any]) -> dict[str, Any]:
@@ -206,8 +254,8 @@ def _record(storage: Storage, match_id: str) -> tuple[list[Any], dict[str, Any],
     if not match_id.isalnum() or len(match_id) > 32:
         return None
     with storage.transaction(write=False) as execute:
-        row = execute("SELECT id, family, preset, rated, finished, public, record FROM matches WHERE id = ?",
-                      (match_id,)).fetchone()
+        row = execute("SELECT id, family, preset, rated, finished, public, record FROM matches WHERE id = ? "
+                      "AND table_id NOT IN (SELECT table_id FROM tournament_tables)", (match_id,)).fetchone()
         if row is None or row[6] is None:
             return None
         players = execute("SELECT team, name, level, score, rank, left_early, seat, mu_before, mu_after "

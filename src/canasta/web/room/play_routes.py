@@ -36,7 +36,8 @@ from ..served import ServedTable
 from ..service import TableService
 from ..storage import AsyncStorage, StorageError
 from . import history, lobby, quickmatch, seating, sessions
-from .browser import SCOPE_KEY
+from .accounts import remember_table
+from .browser import SCOPE_KEY, browser_hash_of
 from .routes import signed_in
 
 log = logging.getLogger("canasta.web")
@@ -242,7 +243,32 @@ async def my_history(request: Request) -> Response:
     account_id, browser_hash, _ = await _who(request)
     store = _storage(request)
     found = await store.run(history.history, store.storage, account_id, browser_hash)
+    await _tournament_results(request.app.state.service, found["matches"])
     return JSONResponse(found)
+
+
+async def _tournament_results(svc: TableService, entries: list[dict[str, Any]]) -> None:
+    """Each tournament table's entry of a history, once its tournament is over: the side's matchpoint percentage
+    and rank, as the tournament's standings give them (nothing while it runs: :func:`.history.history`)."""
+    from ..tournaments.service import TournamentService
+
+    standings: dict[str, dict[str, dict[str, Any]] | None] = {}
+    for entry in entries:
+        tournament = entry.get("tournament")
+        if not tournament or not tournament["over"]:
+            continue
+        tid = tournament["id"]
+        if tid not in standings:
+            view = await TournamentService(svc).view(tid)
+            standings[tid] = {s["entry"]: s for s in view["standings"]} if view is not None and view["over"] else None
+        found = standings[tid]
+        if found is None:  # not over after all (a board still in play): nothing of it yet
+            tournament.update(over=False, board_link=None)
+            entry["hands"] = None
+            continue
+        standing = found.get(tournament["entry"])
+        if standing is not None:
+            tournament["percent"], tournament["rank"] = standing["percent"], standing["rank"]
 
 
 @router.get("/match/{match_id}", include_in_schema=False)
@@ -293,8 +319,25 @@ def start(app: FastAPI) -> list[tuple[float, Callable[[], Awaitable[object]], st
         except StorageError as exc:  # the table is made; the names are read again within seconds
             log.info("table %s: the seats' names were not read (%s)", table_id, type(exc).__name__)
 
+    async def seated(table: ServedTable, seat: int, scope: Mapping[str, Any]) -> None:
+        """The creator's seat of a room table, opened by a browser signed in: claimed for the account before the
+        welcome, so the very first state names the account, not the name typed when the table was made."""
+        humans = [i for i, s in enumerate(table.spec.get("seats", ())) if s.get("kind") == "human"]
+        label = (table.labels or {}).get(seat)
+        if not table.spec.get("room") or not humans or seat != humans[0] or (label is not None and label.name):
+            return
+        browser_hash = browser_hash_of(scope)
+        if browser_hash is None:
+            return
+        try:
+            await store.run(remember_table, store.storage, browser_hash, table.id, seat)
+            await seating.refresh_one(svc, table.id)
+        except Exception as exc:  # the hello goes on; the seat keeps its own name until the next reading
+            log.info("table %s: the creator's seat was not named (%s)", table.id, type(exc).__name__)
+
     svc.match_over.append(record)
     svc.table_created.append(created)
+    svc.seating.append(seated)
     return [(QUICK_EVERY, lambda: make_quick_tables(app), "the quick match"),
             (seating.REFRESH_EVERY, lambda: seating.refresh_connected(svc), "the seats' names and ratings")]
 

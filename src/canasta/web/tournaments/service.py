@@ -47,6 +47,8 @@ MAX_WEB_TABLES, MAX_WEB_BOARDS = 50, 200
 """The most tables and boards one tournament may have on the server."""
 MAX_NAME = 60
 """The longest name a tournament may have."""
+CLOSE_EVERY = 5.0
+"""Seconds between two looks for tournament rounds whose time is up (:meth:`TournamentService.close_due`)."""
 SLOW_PERCENT = 40
 """The artificial score of each side of a table that had not played a board when the round time was up
 (average-minus: the table was too slow)."""
@@ -181,11 +183,7 @@ class TournamentService:
         played = [_totals(table) for table in served]
         minutes = float(found.spec.get("round_minutes", 0))
         per_round = t.boards_per_round
-        closed = found.closed
-        while (minutes and len(closed) < t.rounds and self.clock() >= found.created + 60 * minutes * (len(closed) + 1)
-               and any(len(p) < t.boards for p in played)):
-            closed = await storage.run(store.close, storage.storage, tournament_id, len(closed),
-                                       [len(p) for p in played])
+        closed = await self._close_rounds(tournament_id, found, t, played)
         # A board of a round whose time is up counts where its table had played it by then; else it is late.
         counted = [[b < len(p) and (b // per_round >= len(closed) or b < closed[b // per_round][n])
                     for b in range(t.boards)] for n, p in enumerate(played)]
@@ -236,6 +234,42 @@ class TournamentService:
             "standings": [_named(s.to_json(), t, served) for s in scoreboard.standings()] if visible else [],
             "board_scores": [[s.to_json() for s in scoreboard.board_scores(b)] for b in range(visible)],
         }
+
+    async def _close_rounds(self, tournament_id: str, found: store.Stored, t: Tournament,
+                            played: list[list[tuple[int, ...]]]) -> list[list[int]]:
+        """Close each round whose time is up (at the boards each table has played now): the rounds closed."""
+        storage = self.tables.storage
+        minutes = float(found.spec.get("round_minutes", 0))
+        closed = found.closed
+
+        def end(number: int) -> float:
+            return found.created + 60 * minutes * (number + 1)
+
+        while (minutes and len(closed) < t.rounds and self.clock() >= end(len(closed))
+               and any(len(p) < t.boards for p in played)):
+            number = len(closed)
+            closed = await storage.run(store.close, storage.storage, tournament_id, number, [len(p) for p in played],
+                                       end(number + 1) if number + 1 < t.rounds else None)
+        return closed
+
+    async def close_due(self) -> int:
+        """Close the rounds whose time is up, whether anybody looks at their tournament or not (the server's job
+        every :data:`CLOSE_EVERY` seconds: one query when no round is due), so a late table's board is scored as
+        late at the round's end.  How many tournaments were looked at."""
+        storage = self.tables.storage
+        now = self.clock()
+        ids = await storage.run(store.due, storage.storage, now)
+        for tournament_id in ids:
+            found = await storage.run(store.load, storage.storage, tournament_id)
+            if found is None:
+                continue
+            t = Tournament.from_json(found.spec["format"])
+            played = [_totals(await self.tables.get(table_id)) for table_id in found.table_ids]
+            closed = await self._close_rounds(tournament_id, found, t, played)
+            if (not found.spec.get("round_minutes") or len(closed) >= t.rounds
+                    or all(len(p) >= t.boards for p in played)):
+                await storage.run(store.settle, storage.storage, tournament_id, None)  # nothing left to close
+        return len(ids)
 
     async def replay(self, tournament_id: str, table: int, board: int) -> dict[str, Any] | None:
         """Board ``board`` (from 0) as table ``table`` played it, every hand face up: once the tournament is over

@@ -1,5 +1,6 @@
 """Tournaments in storage (migration step 5): the format and organiser of each, and the served table of each
-of its tables.  The results are not copied here: they are the tables' own hands (:mod:`.service`)."""
+of its tables; step 6, the end of its next round not closed yet (``deadline``: :func:`due`, :func:`close`).
+The results are not copied here: they are the tables' own hands (:mod:`.service`)."""
 
 from __future__ import annotations
 
@@ -16,11 +17,14 @@ def save(storage: Storage, tournament_id: str, organiser: str | None, public: bo
          table_ids: Sequence[str], now: float | None = None, open_seats: Sequence[tuple[int, int]] = ()) -> None:
     """Keep a new tournament and its tables (one transaction); ``open_seats`` (table number, seat), of a public
     one, anybody signed in may take (:func:`claim`), noted as the room's lobby notes a public table's
-    (``room_seats``), so the table and the history name whoever takes one."""
+    (``room_seats``), so the table and the history name whoever takes one.  With a round time, its first
+    round's end is the tournament's ``deadline`` (:func:`due`)."""
     now = time.time() if now is None else now
+    minutes = float(spec.get("round_minutes") or 0)
+    deadline = now + 60 * minutes if minutes else None
     with storage.transaction() as execute:
-        execute("INSERT INTO tournaments (id, organiser, public, spec, created) VALUES (?, ?, ?, ?, ?)",
-                (tournament_id, organiser, int(public), json.dumps(spec), now))
+        execute("INSERT INTO tournaments (id, organiser, public, spec, created, deadline) VALUES (?, ?, ?, ?, ?, ?)",
+                (tournament_id, organiser, int(public), json.dumps(spec), now, deadline))
         for number, table_id in enumerate(table_ids):
             execute("INSERT INTO tournament_tables (tournament_id, number, table_id) VALUES (?, ?, ?)",
                     (tournament_id, number, table_id))
@@ -65,16 +69,44 @@ def _closed(text: str | None) -> list[list[int]]:
     return [[int(n) for n in counts] for counts in data]
 
 
-def close(storage: Storage, tournament_id: str, number: int, played: Sequence[int]) -> list[list[int]]:
-    """Close round ``number`` (from 0) of a tournament whose time for it is up at the boards each table has played;
-    the first close of a round wins (another server process may have closed it first): the counts that stand."""
-    with storage.transaction() as execute:
-        row = execute("SELECT closed FROM tournaments WHERE id = ?", (tournament_id,)).fetchone()
-        closed = _closed(row[0] if row is not None else None)
-        if row is not None and len(closed) == number:
+def close(storage: Storage, tournament_id: str, number: int, played: Sequence[int],
+          deadline: float | None = None) -> list[list[int]]:
+    """Close round ``number`` (from 0) of a tournament whose time for it is up at the boards each table has played,
+    its next round's end (None: none) becoming the tournament's ``deadline``; the first close of a round wins
+    (another server process may close it at once: the database decides, by an update on the condition that the
+    rounds closed are still those read): the counts that stand."""
+    for _ in range(3):
+        with storage.transaction() as execute:
+            row = execute("SELECT closed FROM tournaments WHERE id = ?", (tournament_id,)).fetchone()
+            if row is None:
+                return []
+            closed = _closed(row[0])
+            if len(closed) != number:
+                return closed
             closed.append([int(n) for n in played])
-            execute("UPDATE tournaments SET closed = ? WHERE id = ?", (json.dumps(closed), tournament_id))
-    return closed
+            if row[0] is None:
+                cursor = execute("UPDATE tournaments SET closed = ?, deadline = ? WHERE id = ? AND closed IS NULL",
+                                 (json.dumps(closed), deadline, tournament_id))
+            else:
+                cursor = execute("UPDATE tournaments SET closed = ?, deadline = ? WHERE id = ? AND closed = ?",
+                                 (json.dumps(closed), deadline, tournament_id, row[0]))
+            if cursor.rowcount == 1:
+                return closed
+    loaded = load(storage, tournament_id)  # another process closed it meanwhile: its counts stand
+    return loaded.closed if loaded is not None else []
+
+
+def due(storage: Storage, now: float) -> list[str]:
+    """The tournaments with a round whose time is up and not closed yet (one query: the round-closing job)."""
+    with storage.transaction(write=False) as execute:
+        rows = execute("SELECT id FROM tournaments WHERE deadline IS NOT NULL AND deadline <= ?", (now,)).fetchall()
+    return [str(r[0]) for r in rows]
+
+
+def settle(storage: Storage, tournament_id: str, deadline: float | None) -> None:
+    """Set a tournament's next deadline (None: no round left to close, or every table has played every board)."""
+    with storage.transaction() as execute:
+        execute("UPDATE tournaments SET deadline = ? WHERE id = ?", (deadline, tournament_id))
 
 
 def open_seats(storage: Storage, table_ids: Sequence[str]) -> list[tuple[int, int]]:

@@ -16,6 +16,35 @@ function names(people) {
   return people.map((p) => p.name + (p.computer ? " (computer)" : "") + (p.left ? " (left)" : "")).join(", ");
 }
 
+// A tournament table's row: the tournament and the table, the side's matchpoint percentage once it is over, and
+// links to its standings and its own board replay (the match replays of the history do not play boards).
+function tournamentRow(m) {
+  const t = m.tournament;
+  const li = el("li");
+  const line = el("div", undefined, "room-line");
+  const percent = t.over && t.percent !== null ? `${t.percent.toFixed(2)}%` : t.over ? "over" : "in play";
+  line.append(el("span", percent, "tournament"));
+  const title = /^tournament\b/i.test(t.name) ? t.name : `Tournament ${t.name}`;
+  line.append(el("strong", `${title}, table ${t.table}`));
+  line.append(el("span", new Date(m.finished * 1000).toLocaleString()));
+  if (t.rank !== null) line.append(el("span", `rank ${t.rank}`));
+  const standings = el("a", t.over ? "Results" : "Standings");
+  standings.href = m.link;
+  line.append(standings);
+  if (t.board_link) {
+    const boards = el("a", "Replay the boards");
+    boards.href = t.board_link;
+    line.append(boards);
+  }
+  li.append(line);
+  const who = el("p", undefined, "small-note");
+  who.textContent = (m.partners.length ? `With ${names(m.partners)}; ` : "") +
+    `against ${names(m.opponents)} · ${m.preset} · ` +
+    (t.over ? `${m.hands} boards` : "the results show once every table has played");
+  li.append(who);
+  return li;
+}
+
 export function renderHistory(box, data) {
   box.replaceChildren();
   const t = data.totals;
@@ -30,6 +59,10 @@ export function renderHistory(box, data) {
   }
   const list = el("ul", undefined, "room-history");
   for (const m of data.matches) {
+    if (m.tournament) {
+      list.append(tournamentRow(m));
+      continue;
+    }
     const li = el("li");
     const line = el("div", undefined, "room-line");
     line.append(el("span", m.result, m.result));
