@@ -1,4 +1,5 @@
-"""Helpers of the browser tests (tests/web/test_browser.py): a real server, tables, and the game page by clicks.
+"""Helpers of the browser tests (tests/web/test_browser.py): a real server, tables, and the game page by clicks;
+the pages' accessibility (axe-core) and fit at a screen's sizes; and the room's server in process (a TestClient).
 
 Everything here drives the page as a player would: buttons, cards and melds are clicked, and the
 page's own DOM hooks (``body[data-state-id]``, ``body[data-my-turn]``, ``#status``) say what happened.
@@ -24,6 +25,7 @@ from typing import Any
 
 import pytest
 
+ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -32,6 +34,20 @@ CHROMIUM_ARGS = [
 WAIT_MS = 20_000
 """The longest one wait for the page may take (a bot's move, a hint, a deal), in milliseconds."""
 NATURAL_RANKS = "AKQJT987654"
+ROOM_FITS = """() => {
+  const problems = [];
+  const width = document.documentElement.clientWidth;
+  if (document.scrollingElement.scrollWidth > width + 1) problems.push(`the page scrolls sideways`);
+  for (const el of document.querySelectorAll("input, button, a, h2, label")) {
+    if (el.closest("[hidden]") || el.classList.contains("skip-link")) continue;
+    const box = el.getBoundingClientRect();
+    if (box.width > 0 && (box.left < -1 || box.right > width + 1)) problems.push(`${el.id || el.tagName} overflows`);
+  }
+  return problems;
+}"""
+"""The room's pages fit the screen: no sideways scroll, no control or heading past its edges (the problems found)."""
+ROOM_SIZES = [(390, 844), (1366, 768)]
+"""A phone's screen and a laptop's: the sizes the room's pages are checked at."""
 HINT_RE = re.compile(r"^Hint: ([A-Z][^:]+): (.+)\.$", re.S)
 """The hint as the page shows it: the move in words, then why, in one sentence (``bots.hints.hint_sentence``)."""
 
@@ -65,8 +81,11 @@ class Server:
                 self.process.wait(timeout=10)
 
 
-def start_server(workdir: Path, bot_delay: float = 0.02, port: int | None = None, seed: int | None = None) -> Server:
+def start_server(workdir: Path, bot_delay: float = 0.02, port: int | None = None, seed: int | None = None,
+                 env: dict[str, str] | None = None) -> Server:
     """Start ``canasta serve`` on ``port`` (default: a free one) with the database in ``workdir``.
+
+    ``env``: environment variables the server gets besides the tests' own (``CANASTA_REVIEW_ROLLOUTS``, ...).
 
     ``seed``: the tables it makes are shuffled with the seeds ``seed``, ``seed + 1``, ... (the server's
     test-only ``CANASTA_TEST_SEED``), so a table of several people deals the same every run.
@@ -77,26 +96,37 @@ def start_server(workdir: Path, bot_delay: float = 0.02, port: int | None = None
     under pytest-xdist) is tried again with another.
     """
     if port is not None:
-        return _start_server(workdir, bot_delay, port, seed)
+        return _start_server(workdir, bot_delay, port, seed, env)
     for _ in range(3):
         try:
-            return _start_server(workdir, bot_delay, free_port(), seed, retry_taken_port=True)
+            return _start_server(workdir, bot_delay, free_port(), seed, env, retry_taken_port=True)
         except _PortTaken:
             continue
-    return _start_server(workdir, bot_delay, free_port(), seed)
+    return _start_server(workdir, bot_delay, free_port(), seed, env)
+
+
+@contextmanager
+def running_server(workdir: Path, **options: Any) -> Iterator[Server]:
+    """``start_server(workdir, **options)``, stopped when the block ends (a module's ``server`` fixture)."""
+    running = start_server(workdir, **options)
+    try:
+        yield running
+    finally:
+        running.stop()
 
 
 class _PortTaken(Exception):
     """The server could not listen: something else took the free port first."""
 
 
-def _start_server(workdir: Path, bot_delay: float, port: int, seed: int | None,
+def _start_server(workdir: Path, bot_delay: float, port: int, seed: int | None, extra_env: dict[str, str] | None,
                   retry_taken_port: bool = False) -> Server:
     log = workdir / "server.log"
     cmd = [sys.executable, "-m", "canasta.cli", "serve", "--port", str(port), "--db", str(workdir / "web.sqlite3"),
            "--bot-delay", str(bot_delay), "--quiet", "--trusted", "127.0.0.1"]
     env = dict(os.environ)
     env.pop("CANASTA_TEST_SEED", None)
+    env.update(extra_env or {})
     if seed is not None:
         env["CANASTA_TEST_SEED"] = str(seed)
     with log.open("ab") as out:
@@ -167,37 +197,53 @@ def seat_state(base: str, table: str, token: str) -> dict[str, Any]:
     pytest.fail("no state message within 10 s")
 
 
-def engine_refusal(base: str, table: str, token: str, state: int, move: str) -> dict[str, Any]:
-    """The server's answer to ``move`` at ``state`` on a websocket of its own (an ``error`` for a refused move)."""
+class SeatSocket:
+    """A seat's websocket ``ws`` (opened by the subclass) and the latest ``state`` message it received."""
+
+    ws: Any
+    latest: dict[str, Any] | None = None
+
+    def receive(self) -> dict[str, Any]:
+        """The next message (20 s at most), kept as ``latest`` when it is a state."""
+        message: dict[str, Any] = json.loads(self.ws.recv(timeout=20))
+        if message["type"] == "state":
+            self.latest = message
+        return message
+
+    def state_at_least(self, state_id: int) -> dict[str, Any]:
+        """Receive until the latest state is ``state_id`` or a later one; that state."""
+        while self.latest is None or self.latest["state"] < state_id:
+            self.receive()
+        return self.latest
+
+
+def _probe(base: str, table: str, token: str, request: dict[str, Any], what: str) -> dict[str, Any]:
+    """The server's answer to ``request`` (sent with the id ``probe``) on a websocket of its own; fails the test
+    with ``what`` when none comes within 10 s."""
     from websockets.sync.client import connect
 
     url = base.replace("http://", "ws://") + f"/ws/{table}"
     with connect(url, open_timeout=10, close_timeout=2) as ws:
         ws.send(json.dumps({"type": "hello", "token": token}))
-        ws.send(json.dumps({"type": "move", "move": move, "state": state, "id": "probe"}))
+        ws.send(json.dumps(request | {"id": "probe"}))
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             message: dict[str, Any] = json.loads(ws.recv(timeout=10))
             if message.get("id") == "probe":
                 return message
-    pytest.fail(f"no answer to {move!r} within 10 s")
+    pytest.fail(f"no answer to {what} within 10 s")
+
+
+def engine_refusal(base: str, table: str, token: str, state: int, move: str) -> dict[str, Any]:
+    """The server's answer to ``move`` at ``state`` on a websocket of its own (an ``error`` for a refused move)."""
+    return _probe(base, table, token, {"type": "move", "move": move, "state": state}, repr(move))
 
 
 def engine_choices(base: str, table: str, token: str, state: int, action: str, cards: list[str]) -> dict[str, Any]:
     """The server's answer to a ``resolve`` of ``cards`` for ``action`` at ``state``, on a websocket of its own
     (a ``moves`` message: the moves the selection can mean, or the engine's reason)."""
-    from websockets.sync.client import connect
-
-    url = base.replace("http://", "ws://") + f"/ws/{table}"
-    with connect(url, open_timeout=10, close_timeout=2) as ws:
-        ws.send(json.dumps({"type": "hello", "token": token}))
-        ws.send(json.dumps({"type": "resolve", "action": action, "cards": cards, "state": state, "id": "probe"}))
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            message: dict[str, Any] = json.loads(ws.recv(timeout=10))
-            if message.get("id") == "probe":
-                return message
-    pytest.fail(f"no answer to resolve {action} {cards} within 10 s")
+    return _probe(base, table, token, {"type": "resolve", "action": action, "cards": cards, "state": state},
+                  f"resolve {action} {cards}")
 
 
 # -- reading the page --------------------------------------------------------------------
@@ -265,6 +311,41 @@ def open_page(context: Any, base: str, link: str) -> Any:
     page.goto(base + link)
     wait_loaded(page)
     return page
+
+
+def open_sized(context: Any, url: str, size: tuple[int, int] | None = None) -> Any:
+    """A new page of ``context`` at ``size`` (width, height; the context's own without), opened at ``url``."""
+    page = context.new_page()
+    if size is not None:
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+    page.goto(url)
+    return page
+
+
+def sign_up(page: Any, base: str, name: str, password: str = "a long password") -> None:
+    """Sign ``name`` up on the account page and wait until the page says so."""
+    page.goto(base + "/account")
+    page.fill("#signup-name", name)
+    page.fill("#signup-password", password)
+    page.click("#signup-form button[type=submit]")
+    page.locator("#signed-in").wait_for(state="visible")
+
+
+def ready_until_over(page: Any, hands: int) -> None:
+    """At each hand's result say ready (``#btn-next``) for the next hand, until the match is over or ``hands``
+    results have been seen (the caller checks which)."""
+    for _ in range(hands):
+        page.wait_for_selector("#result-dialog[open]", timeout=60_000)
+        if page.get_attribute("body", "data-status") == "over":
+            break
+        hand = page.get_attribute("body", "data-hand")
+        page.click("#btn-next")
+        page.wait_for_function("h => document.body.dataset.hand !== h", arg=hand)
+
+
+def frames(page: Any) -> None:
+    """Wait two animation frames (a render, a resize)."""
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 
 def wait_loaded(page: Any) -> None:
@@ -542,3 +623,131 @@ def browser_contexts(browser: Any, speed: str | None = None, **defaults: Any) ->
     for context in contexts:
         context.close()
     assert not errors, "script errors on the page:\n" + "\n".join(errors)
+
+
+def skip_without_browser(accounts: bool = False) -> None:
+    """Skip the calling test module, at its import, where Playwright for Python or Debian's Chromium is missing (with
+    ``accounts``, also argon2, which the room's accounts need)."""
+    try:
+        import playwright.sync_api  # noqa: F401  (only whether it is there)
+    except ImportError:  # pragma: no cover - depends on the machine
+        pytest.skip("the browser tests need Playwright for Python: pip install playwright", allow_module_level=True)
+    if not CHROMIUM.exists():  # pragma: no cover - depends on the machine
+        pytest.skip(f"the browser tests need Chromium at {CHROMIUM} (apt-get install chromium)",
+                    allow_module_level=True)
+    if accounts:
+        pytest.importorskip("argon2", reason="accounts need the web extra: pip install 'canasta[web]'")
+
+
+# -- accessibility and fit ----------------------------------------------------------------------
+
+
+def find_axe() -> Path:
+    """axe-core's axe.min.js (scripts/ensure-axe.sh installs it when missing); skips the test without it."""
+    try:
+        run = subprocess.run(["sh", str(ROOT / "scripts" / "ensure-axe.sh")], capture_output=True, text=True,
+                             timeout=300, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:  # pragma: no cover - depends on the machine
+        pytest.skip(f"axe-core is not available: {exc}")
+    path = Path(run.stdout.strip().splitlines()[-1]) if run.stdout.strip() else None
+    if path is None or not path.exists():  # pragma: no cover - depends on the machine
+        pytest.skip(f"axe-core is not available (scripts/ensure-axe.sh: {run.stderr.strip()[-300:]})")
+    return path
+
+
+def axe_problems(page: Any, axe: Path) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is now."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.add_script_tag(path=str(axe))
+    found: list[dict[str, Any]] = page.evaluate(
+        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
+        ".map(v => ({id: v.id, impact: v.impact, help: v.help,"
+        " nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}))")
+    return [f"{v['id']} ({v['impact']}): {v['help']} at {v['nodes']}" for v in found
+            if v["impact"] in ("serious", "critical")]
+
+
+def check_sizes(page: Any, axe: Path, moment: str, sizes: list[tuple[int, int]] = ROOM_SIZES,
+                fits: tuple[str, ...] = (ROOM_FITS,),
+                settle_ms: int = 0, shots: Path | None = None, shot: str | None = None,
+                full_page: bool = True) -> None:
+    """At each of ``sizes`` the page passes the layout checks ``fits`` (JS functions returning problems) and axe-core;
+    fails with every problem of every size, said with ``moment``.
+
+    ``settle_ms``: a wait after each resize (a page that fits itself to the new size).  ``shot``: a screenshot at
+    each size, ``shots/{shot}-{width}x{height}.png`` (``full_page`` or the window alone).
+    """
+    problems: list[str] = []
+    for width, height in sizes:
+        page.set_viewport_size({"width": width, "height": height})
+        if settle_ms:
+            page.wait_for_timeout(settle_ms)
+        for script in fits:
+            problems += [f"{width}x{height}: {p}" for p in page.evaluate(script)]
+        problems += [f"{width}x{height}: {p}" for p in axe_problems(page, axe)]
+        if shots is not None and shot is not None:
+            shots.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(shots / f"{shot}-{width}x{height}.png"), full_page=full_page)
+    assert not problems, f"{moment}:\n" + "\n".join(problems)
+
+
+# -- the room's server in process (fastapi's TestClient) ---------------------------------------------
+
+PASSWORD = "correct horse battery"
+"""The password the room's tests sign their accounts up with."""
+
+
+@contextmanager
+def room_client(db: str, wait: float = 60.0, **options: Any) -> Iterator[Any]:
+    """A TestClient of the server on ``db`` (no bot delay, follow or presence; ``options`` for ``create_app``), whose
+    quick match waits ``wait`` seconds for players and plays to 1000."""
+    from fastapi.testclient import TestClient
+
+    from canasta.web.app import create_app
+    from canasta.web.room import quickmatch
+
+    app = create_app(db, bot_delay=0, follow=0, presence=0, **options)
+    app.state.quick = quickmatch.QuickSettings(wait=wait, target=1000)
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+def as_new_player(client: Any, name: str | None = None) -> Any:
+    """A fresh browser (a new cookie jar), signed up as ``name`` when given; its cookies."""
+    import httpx
+
+    client.cookies = httpx.Cookies()
+    client.get("/api/lobby")  # the browser gets its key
+    if name is not None:
+        assert client.post("/api/account/signup", json={"name": name, "password": PASSWORD}).status_code == 201
+    return httpx.Cookies(client.cookies)
+
+
+def use(client: Any, jar: Any) -> None:
+    """Go on as the browser whose cookies are ``jar``."""
+    import httpx
+
+    client.cookies = httpx.Cookies(jar)
+
+
+def wait_for(check: Callable[[], Any], seconds: float = 30.0) -> Any:
+    """``check()``'s first true answer, asked every 50 ms; an AssertionError after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if found := check():
+            return found
+        time.sleep(0.05)
+    raise AssertionError("waited too long")
+
+
+def strings(value: Any) -> Iterator[str]:
+    """Every string in a JSON value, its objects' keys among them."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield str(key)
+            yield from strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from strings(item)

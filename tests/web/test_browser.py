@@ -19,7 +19,6 @@ from typing import Any
 import pytest
 
 from .browser_helpers import (
-    CHROMIUM,
     WAIT_MS,
     Server,
     as_said,
@@ -34,7 +33,6 @@ from .browser_helpers import (
     engine_refusal,
     hand_codes,
     hand_over,
-    headless_chromium,
     log_entries,
     multiset_minus,
     my_seat,
@@ -43,9 +41,11 @@ from .browser_helpers import (
     play_move,
     play_turn,
     post_table,
+    running_server,
     seat_state,
     seats,
     select_cards,
+    skip_without_browser,
     start_server,
     state_id,
     status,
@@ -55,13 +55,9 @@ from .browser_helpers import (
     wait_turn_or_end,
 )
 
-try:
-    import playwright.sync_api  # noqa: F401  (the module is skipped without it)
-    from playwright.sync_api import Error as PlaywrightError
-except ImportError:  # pragma: no cover - depends on the machine
-    pytest.skip("the browser tests need Playwright for Python: pip install playwright", allow_module_level=True)
-if not CHROMIUM.exists():  # pragma: no cover - depends on the machine
-    pytest.skip(f"the browser tests need Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
+skip_without_browser()
+from playwright.sync_api import Error as PlaywrightError  # noqa: E402  (there: the module is skipped without it)
+
 for _module in ("fastapi", "uvicorn", "websockets"):
     if importlib.util.find_spec(_module) is None:  # pragma: no cover - depends on the machine
         pytest.skip(f"the browser tests need {_module}: pip install 'canasta[web,test]'", allow_module_level=True)
@@ -81,21 +77,11 @@ CLASSIC_SOLO = ("human", "expert", "expert", "expert")
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """A real ``canasta serve`` with its own database, for the whole module."""
-    running = start_server(tmp_path_factory.mktemp("browser"))
-    try:
+    with running_server(tmp_path_factory.mktemp("browser")) as running:
         yield running
-    finally:
-        running.stop()
     log = running.log.read_text(errors="replace")
     bad = [line for line in log.splitlines() if re.search(r"traceback|error|refused|stopped", line, re.I)]
     assert not bad, "the server logged trouble:\n" + "\n".join(bad[:20])
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """One headless Chromium for the module."""
-    with headless_chromium() as chromium:
-        yield chromium
 
 
 @pytest.fixture

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import random
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -20,19 +19,14 @@ from typing import Any
 
 import pytest
 
+from .browser_helpers import SeatSocket, free_port
+
 pytest.importorskip("fastapi", reason="the web tests need the web extra: pip install 'canasta[web]'")
 sync_client = pytest.importorskip("websockets.sync.client", reason="these tests need websockets")
 exceptions = pytest.importorskip("websockets.exceptions")
 
 ROOT = Path(__file__).resolve().parents[2]
 Message = dict[str, Any]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def start(db: str, port: int, *extra: str) -> subprocess.Popen[bytes]:
@@ -62,7 +56,7 @@ def stop(proc: subprocess.Popen[bytes]) -> None:
         proc.stderr.close()
 
 
-class Seat:
+class Seat(SeatSocket):
     """One seat's websocket to one process."""
 
     def __init__(self, port: int, table: str, token: str) -> None:
@@ -71,17 +65,6 @@ class Seat:
         self.ws.send(json.dumps({"type": "hello", "token": token}))
         assert self.receive()["type"] == "welcome"
         self.state_at_least(0)
-
-    def receive(self) -> Message:
-        message: Message = json.loads(self.ws.recv(timeout=20))
-        if message["type"] == "state":
-            self.latest = message
-        return message
-
-    def state_at_least(self, state_id: int) -> Message:
-        while self.latest is None or self.latest["state"] < state_id:
-            self.receive()
-        return self.latest
 
     def move(self, text: str, state_id: int, request: int) -> None:
         self.ws.send(json.dumps({"type": "move", "move": text, "state": state_id, "id": request}))

@@ -10,7 +10,6 @@ import json
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -21,6 +20,8 @@ from typing import Any
 
 import pytest
 
+from .browser_helpers import SeatSocket, free_port
+
 pytest.importorskip("fastapi", reason="the web tests need the web extra: pip install 'canasta[web]'")
 sync_client = pytest.importorskip("websockets.sync.client", reason="the restart tests need websockets")
 
@@ -29,13 +30,6 @@ from canasta.rules import Rules  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 Message = dict[str, Any]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 class Server:
@@ -95,7 +89,7 @@ class Server:
             return data
 
 
-class Client:
+class Client(SeatSocket):
     """One seat's websocket."""
 
     def __init__(self, server: Server, table: str, token: str) -> None:
@@ -105,17 +99,6 @@ class Client:
         self.ws.send(json.dumps({"type": "hello", "token": token}))
         welcome = self.receive()
         assert welcome["type"] == "welcome", welcome
-
-    def receive(self) -> Message:
-        message: Message = json.loads(self.ws.recv(timeout=20))
-        if message["type"] == "state":
-            self.latest = message
-        return message
-
-    def state_at_least(self, state_id: int) -> Message:
-        while self.latest is None or self.latest["state"] < state_id:
-            self.receive()
-        return self.latest
 
     def until(self, wanted: Any) -> Message:
         while True:

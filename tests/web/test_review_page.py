@@ -12,21 +12,17 @@ from typing import Any
 import pytest
 
 from .browser_helpers import (
-    CHROMIUM,
     Server,
-    browser_contexts,
-    headless_chromium,
+    axe_problems,
+    find_axe,
+    open_sized,
     post_table,
-    start_server,
+    ready_until_over,
+    running_server,
+    skip_without_browser,
 )
-from .test_table import axe_problems, find_axe
 
-if not CHROMIUM.exists():  # pragma: no cover - depends on the machine
-    pytest.skip(f"the browser tests need Chromium at {CHROMIUM}", allow_module_level=True)
-try:
-    import playwright.sync_api  # noqa: F401  (the module is skipped without it)
-except ImportError:  # pragma: no cover - depends on the machine
-    pytest.skip("the browser tests need Playwright for Python: pip install playwright", allow_module_level=True)
+skip_without_browser()
 
 SHOTS = Path(os.environ.get("CANASTA_REVIEW_SHOTS", "/tmp/review-shots"))
 """Where the screenshots of the review go (looked at by a person, not compared)."""
@@ -34,31 +30,9 @@ SHOTS = Path(os.environ.get("CANASTA_REVIEW_SHOTS", "/tmp/review-shots"))
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    before = os.environ.get("CANASTA_REVIEW_ROLLOUTS")
-    os.environ["CANASTA_REVIEW_ROLLOUTS"] = "2:2"  # a review in a few seconds
-    try:
-        running = start_server(tmp_path_factory.mktemp("review"), seed=11)
-    finally:
-        if before is None:
-            del os.environ["CANASTA_REVIEW_ROLLOUTS"]
-        else:
-            os.environ["CANASTA_REVIEW_ROLLOUTS"] = before
-    try:
+    with running_server(tmp_path_factory.mktemp("review"), seed=11,
+                        env={"CANASTA_REVIEW_ROLLOUTS": "2:2"}) as running:  # a review in a few seconds
         yield running
-    finally:
-        running.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with headless_chromium() as chromium:
-        yield chromium
-
-
-@pytest.fixture
-def new_context(browser: Any) -> Iterator[Callable[..., Any]]:
-    with browser_contexts(browser, reduced_motion="reduce") as make:
-        yield make
 
 
 def test_review_this_hand_steps_to_a_marked_decision_with_the_better_move(
@@ -66,9 +40,7 @@ def test_review_this_hand_steps_to_a_marked_decision_with_the_better_move(
     table = post_table(server.base, {"preset": "classic",
                                      "seats": [{"kind": "human", "name": "Ann"}] + [{"kind": "basic"}] * 3})
     link = server.base + table["seats"][0]["link"]
-    page = new_context().new_page()
-    page.set_viewport_size({"width": 1366, "height": 768})
-    page.goto(link)
+    page = open_sized(new_context(), link, (1366, 768))
     page.wait_for_selector("body[data-state-id]:not([data-state-id=''])")
     page.click("#btn-seat")  # the computer plays the hand out
     page.wait_for_selector("#result-dialog[open]", timeout=60_000)
@@ -102,9 +74,7 @@ def test_review_this_hand_steps_to_a_marked_decision_with_the_better_move(
     assert page.is_hidden("#review-bar")
 
     page.close()  # one connection for the seat: no "open elsewhere" notice on the phone
-    phone = new_context().new_page()
-    phone.set_viewport_size({"width": 390, "height": 844})
-    phone.goto(link)
+    phone = open_sized(new_context(), link, (390, 844))
     phone.wait_for_selector("#result-dialog[open]")
     phone.click("#btn-review")
     phone.wait_for_selector("#review-progress[data-state='done']")  # stored: no second analysis
@@ -115,9 +85,7 @@ def test_review_this_hand_steps_to_a_marked_decision_with_the_better_move(
     assert root[0] <= root[1] + 1, "the review is wider than the phone"
 
     # The spectator's link replays the finished hand with every hand face up, and asks for no analysis.
-    watcher = new_context().new_page()
-    watcher.set_viewport_size({"width": 1366, "height": 768})
-    watcher.goto(server.base + table["spectator"]["link"])
+    watcher = open_sized(new_context(), server.base + table["spectator"]["link"], (1366, 768))
     watcher.wait_for_selector("#result-dialog[open]")
     assert watcher.text_content("#btn-review") == "Replay this hand"
     watcher.click("#btn-review")
@@ -145,18 +113,10 @@ def test_a_spectator_replays_a_finished_hand_only(server: Server, new_context: C
 def test_review_the_match_analyses_every_hand_in_turn(server: Server, new_context: Callable[..., Any]) -> None:
     table = post_table(server.base, {"preset": "classic", "target": 1000,
                                      "seats": [{"kind": "human", "name": "Ann"}] + [{"kind": "basic"}] * 3})
-    page = new_context().new_page()
-    page.set_viewport_size({"width": 1366, "height": 768})
-    page.goto(server.base + table["seats"][0]["link"])
+    page = open_sized(new_context(), server.base + table["seats"][0]["link"], (1366, 768))
     page.wait_for_selector("body[data-state-id]:not([data-state-id=''])")
     page.click("#btn-seat")  # the computer plays every hand; the person says ready between them
-    for _ in range(12):
-        page.wait_for_selector("#result-dialog[open]", timeout=60_000)
-        if page.get_attribute("body", "data-status") == "over":
-            break
-        hand = page.get_attribute("body", "data-hand")
-        page.click("#btn-next")
-        page.wait_for_function("h => document.body.dataset.hand !== h", arg=hand)
+    ready_until_over(page, 12)
     hands = int(page.get_attribute("body", "data-hand") or 0)
     assert page.get_attribute("body", "data-status") == "over" and hands >= 2, hands
     assert page.is_hidden("#btn-review") and page.is_visible("#btn-review-match")

@@ -18,13 +18,9 @@ from canasta.web.room import accounts, sessions
 from canasta.web.room.routes import RoomLimits
 from canasta.web.storage import open_storage
 
-PASSWORD = "correct horse battery"
+from .browser_helpers import PASSWORD
 
-
-@pytest.fixture(autouse=True)
-def cheap_hashes(monkeypatch: pytest.MonkeyPatch) -> None:
-    """argon2id at its cheapest: the tests check the flow, not the cost."""
-    monkeypatch.setattr(accounts, "HASHER", PasswordHasher(time_cost=1, memory_cost=8, parallelism=1))
+pytestmark = pytest.mark.usefixtures("cheap_hashes")
 
 
 @pytest.fixture

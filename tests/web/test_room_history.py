@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -12,79 +11,30 @@ import pytest
 pytest.importorskip("argon2", reason="accounts need the web extra: pip install 'canasta[web]'")
 
 import httpx
-from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 
 from canasta.bots.hints import hint
-from canasta.web.app import create_app
-from canasta.web.limits import Limits
-from canasta.web.room import accounts, history, quickmatch
+from canasta.web.room import history
 from canasta.web.storage import open_storage
 
-PASSWORD = "correct horse battery"
+from .browser_helpers import PASSWORD, as_new_player, strings, use, wait_for
+
 CARD = re.compile(r"^(?:[2-9TJQKA][CDHS]|JK)$")
 
 
-@pytest.fixture(autouse=True)
-def cheap_hashes(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(accounts, "HASHER", PasswordHasher(time_cost=1, memory_cost=8, parallelism=1))
+pytestmark = pytest.mark.usefixtures("cheap_hashes")
 
 
 @pytest.fixture
-def db(storage_url: str) -> str:
-    """A SQLite file or a PostgreSQL schema of the test's own."""
-    return storage_url
+def client(trusted_room_client: TestClient) -> TestClient:
+    """The room's server on a SQLite file or a PostgreSQL schema (``storage_url``) of the test's own."""
+    return trusted_room_client
 
 
-@pytest.fixture
-def client(db: str) -> Iterator[TestClient]:
-    # The test client plays as fast as the expert thinks, faster than the flood limit lets a connection
-    # send (a burst of 60, then 20 a second): its address is trusted, as a load tester's is.
-    app = create_app(db, bot_delay=0, follow=0, presence=0, limits=Limits(trusted=("testclient",)))
-    app.state.quick = quickmatch.QuickSettings(wait=0.5, target=1000)
-    with TestClient(app) as test_client:
-        yield test_client
-
-
-def wait_for(check: Any, seconds: float = 30.0) -> Any:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.05)
-    raise AssertionError("waited too long")
-
-
-def as_new_player(client: TestClient, name: str | None = None) -> httpx.Cookies:
-    """A fresh browser (a new cookie jar), signed up as ``name`` when given; its cookies."""
-    client.cookies = httpx.Cookies()
-    client.get("/api/lobby")  # the browser gets its key
-    if name is not None:
-        assert client.post("/api/account/signup", json={"name": name, "password": PASSWORD}).status_code == 201
-    return httpx.Cookies(client.cookies)
-
-
-def use(client: TestClient, jar: httpx.Cookies) -> None:
-    client.cookies = httpx.Cookies(jar)
-
-
-def strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield str(key)
-            yield from strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from strings(item)
-
-
-def test_a_match_of_computers_is_recorded_once_with_its_record(client: TestClient, db: str) -> None:
+def test_a_match_of_computers_is_recorded_once_with_its_record(client: TestClient, storage_url: str) -> None:
     seats = [{"kind": "club", "name": "A"}, {"kind": "expert", "name": "B"}]
     made = client.post("/api/tables", json={"preset": "two-player", "target": 1000, "seats": seats}).json()
-    storage = open_storage(db)
+    storage = open_storage(storage_url)
     try:
         def recorded() -> Any:
             with storage.transaction(write=False) as execute:

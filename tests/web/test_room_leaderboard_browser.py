@@ -12,19 +12,19 @@ from typing import Any
 
 import pytest
 
-from .browser_helpers import CHROMIUM, Server, browser_contexts, headless_chromium, start_server
-from .test_room_page import FITS, axe_problems, find_axe
+from .browser_helpers import (
+    ROOM_FITS,
+    Server,
+    browser_contexts,
+    check_sizes,
+    running_server,
+    sign_up,
+    skip_without_browser,
+)
 
-try:
-    import playwright.sync_api  # noqa: F401  (the module is skipped without it)
-except ImportError:  # pragma: no cover - depends on the machine
-    pytest.skip("the browser tests need Playwright for Python: pip install playwright", allow_module_level=True)
-if not CHROMIUM.exists():  # pragma: no cover - depends on the machine
-    pytest.skip(f"the browser tests need Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
-pytest.importorskip("argon2", reason="accounts need the web extra: pip install 'canasta[web]'")
+skip_without_browser(accounts=True)
 
 SHOTS = Path(os.environ.get("CANASTA_ROOM_SHOTS", "/tmp/room-shots2"))
-SIZES = [(390, 844), (1366, 768)]
 TABLES_FIT = """() => [...document.querySelectorAll("table")].filter((table) => {
   const panel = table.closest(".panel").getBoundingClientRect(), box = table.getBoundingClientRect();
   return box.right > panel.right + 1 || box.left < panel.left - 1;
@@ -38,39 +38,15 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def server(workdir: Path) -> Iterator[Server]:
-    running = start_server(workdir, seed=30)  # the same deal every run
-    try:
+    with running_server(workdir, seed=30) as running:  # the same deal every run
         yield running
-    finally:
-        running.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with headless_chromium() as chromium:
-        yield chromium
 
 
 def check(page: Any, axe: Path, moment: str, shot: str, fits: bool = True) -> None:
-    problems: list[str] = []
-    for width, height in SIZES:
-        page.set_viewport_size({"width": width, "height": height})
-        page.wait_for_timeout(150)  # the table page fits itself to the new size
-        if fits:
-            problems += [f"{width}x{height}: {p}" for p in page.evaluate(FITS)]
-            problems += [f"{width}x{height}: {p}" for p in page.evaluate(TABLES_FIT)]
-        problems += [f"{width}x{height}: {p}" for p in axe_problems(page, axe)]
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SHOTS / f"{shot}-{width}x{height}.png"), full_page=fits)
-    assert not problems, f"{moment}:\n" + "\n".join(problems)
-
-
-def sign_up(page: Any, base: str, name: str) -> None:
-    page.goto(base + "/account")
-    page.fill("#signup-name", name)
-    page.fill("#signup-password", "a long password")
-    page.click("#signup-form button[type=submit]")
-    page.locator("#signed-in").wait_for(state="visible")
+    """At a phone's and a laptop's size the page passes axe-core and is photographed (whole with ``fits``); with
+    ``fits`` it also fits the screen, its tables inside their panels.  The table page fits itself to a new size."""
+    check_sizes(page, axe, moment, fits=(ROOM_FITS, TABLES_FIT) if fits else (), settle_ms=150,
+                shots=SHOTS, shot=shot, full_page=fits)
 
 
 def rate(db: Path, name: str, family: str, mu: float, sigma: float, matches: int) -> None:
@@ -80,8 +56,8 @@ def rate(db: Path, name: str, family: str, mu: float, sigma: float, matches: int
                            "VALUES (?, ?, ?, ?, ?, 0)", (account_id, family, mu, sigma, matches))
 
 
-def test_the_leaderboard_and_a_rating_beside_a_name_at_the_table(server: Server, browser: Any, workdir: Path) -> None:
-    axe = find_axe()
+def test_the_leaderboard_and_a_rating_beside_a_name_at_the_table(server: Server, browser: Any, workdir: Path,
+                                                                  axe_script: Path) -> None:
     with browser_contexts(browser) as new_context:
         ann, newbie = new_context().new_page(), new_context().new_page()
         sign_up(ann, server.base, "Annabel_Longname")
@@ -99,7 +75,7 @@ def test_the_leaderboard_and_a_rating_beside_a_name_at_the_table(server: Server,
         assert rows[2][0].strip() == "" and "computer level" in rows[2][1] and rows[2][2].strip() == "30.0"
         unsure = ann.locator("#provisional-rows").inner_text()
         assert "Newbie" in unsure and "26.0?" in unsure and "Annabel" not in unsure
-        check(ann, axe, "the leaderboard", "leaderboard")
+        check(ann, axe_script, "the leaderboard", "leaderboard")
         ann.select_option("#family", "two")
         ann.wait_for_function("document.body.dataset.family === 'two'")
         assert "two-player" in ann.locator("#board-caption").inner_text() and "family=two" in ann.url
@@ -126,4 +102,4 @@ def test_the_leaderboard_and_a_rating_beside_a_name_at_the_table(server: Server,
         assert theirs.locator(".player-rating").get_attribute("title") == (
             "Rating 26.0, provisional: few rated matches yet")
         assert "26.0?" in theirs.locator(".player-rating").inner_text()
-        check(ann, axe, "the table with ratings", "table", fits=False)
+        check(ann, axe_script, "the table with ratings", "table", fits=False)

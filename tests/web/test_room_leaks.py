@@ -9,10 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from collections import Counter
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,45 +20,16 @@ from fastapi.testclient import TestClient
 
 from canasta.cards import card_text, parse_card
 from canasta.match import Match
-from canasta.web.app import create_app
-from canasta.web.room import quickmatch
 from canasta.web.storage import open_storage
+
+from .browser_helpers import strings, wait_for
 
 CARD = re.compile(r"(?<![A-Za-z0-9])(?:[2-9TJQKA][CDHS]|JK)(?![A-Za-z0-9])")
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> str:
-    return str(tmp_path / "canasta.sqlite3")
-
-
-@pytest.fixture
-def client(db: str) -> Iterator[TestClient]:
-    app = create_app(db, bot_delay=0, follow=0, presence=0)
-    app.state.quick = quickmatch.QuickSettings(wait=60, target=1000)
-    with TestClient(app) as test_client:
-        yield test_client
-
-
-def wait_for(check: Any, seconds: float = 30.0) -> Any:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if found := check():
-            return found
-        time.sleep(0.05)
-    raise AssertionError("waited too long")
-
-
-def strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield str(key)
-            yield from strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from strings(item)
+def client(sqlite_room_client: TestClient) -> TestClient:
+    return sqlite_room_client
 
 
 def test_the_lobby_queue_and_history_name_no_card_while_tables_play(client: TestClient) -> None:
@@ -86,12 +54,12 @@ def test_the_lobby_queue_and_history_name_no_card_while_tables_play(client: Test
     assert table["seats"][0]["name"] == "Ada" and table["seats"][2]["open"] and table["seats"][1]["computer"]
 
 
-def test_a_finished_replay_never_shows_a_card_left_in_the_stock(client: TestClient, db: str) -> None:
+def test_a_finished_replay_never_shows_a_card_left_in_the_stock(client: TestClient, sqlite_url: str) -> None:
     """The oracle: at every point of a hand's replay, the cards shown are among those out of the stock then (in
     a hand, a meld or the pile): the stock's order is never shown (the hands may be: the hand is over)."""
     made = client.post("/api/tables", json={"preset": "two-player", "target": 1000, "seats": [
         {"kind": "expert", "name": "A"}, {"kind": "expert", "name": "B"}]}).json()
-    storage = open_storage(db)
+    storage = open_storage(sqlite_url)
     try:
         def recorded() -> Any:
             with storage.transaction(write=False) as execute:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -11,40 +10,20 @@ import pytest
 
 pytest.importorskip("argon2", reason="accounts need the web extra: pip install 'canasta[web]'")
 
-import httpx
-from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 
 from canasta.web.app import create_app
-from canasta.web.room import accounts, lobby, quickmatch, ratings
+from canasta.web.room import lobby, quickmatch, ratings
 from canasta.web.storage import open_storage
 
-PASSWORD = "correct horse battery"
+from .browser_helpers import as_new_player
 
-
-@pytest.fixture(autouse=True)
-def cheap_hashes(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(accounts, "HASHER", PasswordHasher(time_cost=1, memory_cost=8, parallelism=1))
+pytestmark = pytest.mark.usefixtures("cheap_hashes")
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(str(tmp_path / "canasta.sqlite3"), bot_delay=0, follow=0, presence=0)
-    app.state.quick = quickmatch.QuickSettings(wait=60, target=1000)
-    with TestClient(app) as test_client:
-        yield test_client
-
-
-def fresh(client: TestClient, name: str | None = None) -> httpx.Cookies:
-    client.cookies = httpx.Cookies()
-    client.get("/api/lobby")
-    if name is not None:
-        assert client.post("/api/account/signup", json={"name": name, "password": PASSWORD}).status_code == 201
-    return httpx.Cookies(client.cookies)
-
-
-def use(client: TestClient, jar: httpx.Cookies) -> None:
-    client.cookies = httpx.Cookies(jar)
+def client(sqlite_room_client: TestClient) -> TestClient:
+    return sqlite_room_client
 
 
 def listed(client: TestClient, table_id: str) -> dict[str, Any] | None:
@@ -52,7 +31,7 @@ def listed(client: TestClient, table_id: str) -> dict[str, Any] | None:
 
 
 def test_a_public_table_is_listed_and_an_open_seat_taken_in_one_click(client: TestClient) -> None:
-    fresh(client, "Ada")
+    as_new_player(client, "Ada")
     seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "club"}, {"kind": "human"}]
     made = client.post("/api/tables", json={"preset": "classic", "seats": seats, "public": True}).json()
     private = client.post("/api/tables", json={"preset": "classic", "seats": seats}).json()
@@ -61,7 +40,7 @@ def test_a_public_table_is_listed_and_an_open_seat_taken_in_one_click(client: Te
     assert table is not None and table["open"] and table["watch"] is None and not table["rated"]
     assert [s["open"] for s in table["seats"]] == [False, True, False, True]
     assert table["seats"][2]["computer"] and table["seats"][2]["rating"] == 27.4  # Club, in the classic family
-    fresh(client, "Bob")
+    as_new_player(client, "Bob")
     taken = client.post(f"/api/lobby/{made['table']}/seats/1", json={})
     assert taken.status_code == 200
     link = taken.json()["link"]
@@ -79,7 +58,7 @@ def test_a_public_table_is_listed_and_an_open_seat_taken_in_one_click(client: Te
     with client.websocket_connect(f"/ws/{made['table']}") as ws:
         ws.send_json({"type": "hello", "token": old, "id": 1})
         assert ws.receive_json()["error"] == "bad_token"
-    fresh(client)  # a guest takes the last open seat; then the table is full and can be watched
+    as_new_player(client)  # a guest takes the last open seat; then the table is full and can be watched
     assert client.post(f"/api/lobby/{made['table']}/seats/3", json={}).status_code == 200
     table = listed(client, made["table"])
     assert table is not None and not table["open"] and table["watch"] == made["spectator"]["link"]
@@ -146,7 +125,7 @@ def test_levels_fill_near_the_average_rating() -> None:
 
 def test_a_quick_match_fills_with_computers_after_the_wait(client: TestClient) -> None:
     client.app.state.quick = quickmatch.QuickSettings(wait=0.3, target=1000)  # type: ignore[attr-defined]
-    fresh(client, "Ada")
+    as_new_player(client, "Ada")
     ticket = client.post("/api/quick", json={"game": "classic", "rated": True}).json()["ticket"]
     deadline = time.monotonic() + 20
     while (answer := client.post("/api/quick/poll", json={"ticket": ticket}).json())["status"] != "seated":
@@ -196,7 +175,7 @@ def test_two_servers_on_one_postgresql_share_the_lobby_and_the_queue(postgres_sc
         assert one.post(f"/api/lobby/{made['table']}/seats/1", json={}).status_code == 409
         first = one.post("/api/quick", json={"game": "three-player"}).json()["ticket"]
         second = two.post("/api/quick", json={"game": "three-player"}).json()["ticket"]
-        fresh(two)
+        as_new_player(two)
         third = two.post("/api/quick", json={"game": "three-player"}).json()["ticket"]
         deadline = time.monotonic() + 20
         answers: dict[str, Any] = {}

@@ -15,64 +15,32 @@ from typing import Any
 
 import pytest
 
-from .browser_helpers import CHROMIUM, Server, browser_contexts, headless_chromium, start_server, token_of
-from .test_room_page import FITS, axe_problems, find_axe
+from .browser_helpers import (
+    Server,
+    browser_contexts,
+    check_sizes,
+    running_server,
+    sign_up,
+    skip_without_browser,
+    token_of,
+)
 
-try:
-    import playwright.sync_api  # noqa: F401  (the module is skipped without it)
-except ImportError:  # pragma: no cover - depends on the machine
-    pytest.skip("the browser tests need Playwright for Python: pip install playwright", allow_module_level=True)
-if not CHROMIUM.exists():  # pragma: no cover - depends on the machine
-    pytest.skip(f"the browser tests need Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
-pytest.importorskip("argon2", reason="accounts need the web extra: pip install 'canasta[web]'")
+skip_without_browser(accounts=True)
 
 SHOTS = Path(os.environ.get("CANASTA_ROOM_SHOTS", "/tmp/room-shots"))
-SIZES = [(390, 844), (1366, 768)]
 CARD = re.compile(r"\b(?:[2-9TJQKA][CDHS]|JK)\b")
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    saved = {key: os.environ.get(key) for key in ("CANASTA_QUICK_WAIT", "CANASTA_QUICK_TARGET")}
-    os.environ.update({"CANASTA_QUICK_WAIT": "2", "CANASTA_QUICK_TARGET": "1000"})  # a short wait, a short match
-    try:
-        running = start_server(tmp_path_factory.mktemp("room-lobby"), bot_delay=0.005)
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
-    try:
+    with running_server(tmp_path_factory.mktemp("room-lobby"), bot_delay=0.005,
+                        env={"CANASTA_QUICK_WAIT": "2", "CANASTA_QUICK_TARGET": "1000"}) as running:  # a short match
         yield running
-    finally:
-        running.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with headless_chromium() as chromium:
-        yield chromium
 
 
 def check(page: Any, axe: Path, moment: str, shot: str | None = None) -> None:
-    problems: list[str] = []
-    for width, height in SIZES:
-        page.set_viewport_size({"width": width, "height": height})
-        problems += [f"{width}x{height}: {p}" for p in page.evaluate(FITS)]
-        problems += [f"{width}x{height}: {p}" for p in axe_problems(page, axe)]
-        if shot is not None:
-            SHOTS.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(SHOTS / f"{shot}-{width}x{height}.png"), full_page=True)
-    assert not problems, f"{moment}:\n" + "\n".join(problems)
-
-
-def sign_up(page: Any, base: str, name: str) -> None:
-    page.goto(base + "/account")
-    page.fill("#signup-name", name)
-    page.fill("#signup-password", "a long password")
-    page.click("#signup-form button[type=submit]")
-    page.locator("#signed-in").wait_for(state="visible")
+    """The page fits a phone and a laptop and passes axe-core; with ``shot``, photographed whole at both."""
+    check_sizes(page, axe, moment, shots=SHOTS, shot=shot)
 
 
 def leave_seat(base: str, table: str, token: str) -> None:
@@ -116,8 +84,8 @@ def api(page: Any, path: str) -> Any:
     return page.evaluate("async (path) => (await fetch(path)).json()", path)
 
 
-def test_a_rated_quick_match_of_two_people_filled_by_computers(server: Server, browser: Any) -> None:
-    axe = find_axe()
+def test_a_rated_quick_match_of_two_people_filled_by_computers(server: Server, browser: Any,
+                                                               axe_script: Path) -> None:
     with browser_contexts(browser) as new_context:
         ann, ben = new_context().new_page(), new_context().new_page()
         sign_up(ann, server.base, "Ann")
@@ -127,7 +95,7 @@ def test_a_rated_quick_match_of_two_people_filled_by_computers(server: Server, b
             page.locator("#quick-game option[value='classic']").wait_for(state="attached")
             page.select_option("#quick-game", "classic")
             page.check("input[name=rated][value=rated]")
-        check(ann, axe, "the room", "room")
+        check(ann, axe_script, "the room", "room")
         for page in (ann, ben):
             page.click("#quick-find")
         ann.locator("#quick-countdown").wait_for(state="visible")
@@ -146,7 +114,7 @@ def test_a_rated_quick_match_of_two_people_filled_by_computers(server: Server, b
         watch.locator("#open-tables a", has_text="Watch").first.wait_for()
         listed = watch.locator("#open-tables li").first.inner_text()
         assert "Ann" in listed and "Ben" in listed and "rated" in listed and not CARD.search(listed)
-        check(watch, axe, "the lobby with a table in play", "lobby")
+        check(watch, axe_script, "the lobby with a table in play", "lobby")
         ann.close()
         ben.close()
         leave_seat(server.base, table, tokens["Ann"])  # Ann goes mid-match: the computer plays on; she lost
@@ -173,14 +141,14 @@ def test_a_rated_quick_match_of_two_people_filled_by_computers(server: Server, b
             text = page.locator("#history").inner_text()
             assert result in text and "classic, rated" in text and "Matches: 1" in text and not CARD.search(text)
         pages["Ben"].locator("#history-panel").scroll_into_view_if_needed()
-        check(pages["Ben"], axe, "the account page with its history", "account-history")
+        check(pages["Ben"], axe_script, "the account page with its history", "account-history")
         pages["Ben"].click("#history a:has-text('Scores and replay')")
         pages["Ben"].locator("#match-sides tr").first.wait_for()
         sides = pages["Ben"].locator("#match-sides").inner_text()
         assert "Ann (left)" in sides and "won" in sides and "lost" in sides
-        check(pages["Ben"], axe, "a finished match", "match")
+        check(pages["Ben"], axe_script, "a finished match", "match")
         pages["Ben"].click("#match-hands button >> nth=0")
         pages["Ben"].locator("#step-hands li").first.wait_for()
         pages["Ben"].click("#step-next")
         assert "before move 2" in pages["Ben"].locator("#step-where").inner_text()
-        check(pages["Ben"], axe, "a hand's replay", "replay")
+        check(pages["Ben"], axe_script, "a hand's replay", "replay")

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -14,40 +13,28 @@ import pytest
 pytest.importorskip("argon2", reason="accounts need the web extra: pip install 'canasta[web]'")
 
 import httpx
-from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 
-from canasta.web.app import create_app
-from canasta.web.limits import Limits
-from canasta.web.room import accounts, history, quickmatch, sessions
+from canasta.web.room import history, sessions
 from canasta.web.room.browser import BROWSER_COOKIE
 from canasta.web.storage import open_storage
 
-from .test_room_history import CARD, as_new_player, play_out, strings, use, wait_for
+from .browser_helpers import PASSWORD, as_new_player, strings, use, wait_for
+from .test_room_history import CARD, play_out
 
-PASSWORD = "correct horse battery"
 REVIEW = {"decisions": [{"index": 1, "label": "mistake", "played": "draw", "best": "pile", "loss": 120.0,
                          "played_words": "draw", "best_words": "take the pile", "reason": ""}],
           "seats": [{"seat": 0, "decisions": 1, "total_loss": 120.0, "mistake": 1}]}
 """A stored review of seat 0's decisions in hand 1, as the table's review desk keeps one."""
 
 
-@pytest.fixture(autouse=True)
-def cheap_hashes(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(accounts, "HASHER", PasswordHasher(time_cost=1, memory_cost=8, parallelism=1))
+pytestmark = pytest.mark.usefixtures("cheap_hashes")
 
 
 @pytest.fixture
-def db(storage_url: str) -> str:
-    return storage_url
-
-
-@pytest.fixture
-def client(db: str) -> Iterator[TestClient]:
-    app = create_app(db, bot_delay=0, follow=0, presence=0, limits=Limits(trusted=("testclient",)))
-    app.state.quick = quickmatch.QuickSettings(wait=0.5, target=1000)
-    with TestClient(app) as test_client:
-        yield test_client
+def client(trusted_room_client: TestClient) -> TestClient:
+    """The room's server on a SQLite file or a PostgreSQL schema (``storage_url``) of the test's own."""
+    return trusted_room_client
 
 
 def replay_of(client: TestClient, match_id: str, hand: int) -> httpx.Response:
@@ -64,14 +51,15 @@ def finished_match(client: TestClient, name: str = "Ann") -> tuple[str, str, htt
     return mine[0]["id"], made["table"], guest
 
 
-def test_a_finished_match_replays_face_up_with_the_review_for_its_player_only(client: TestClient, db: str) -> None:
+def test_a_finished_match_replays_face_up_with_the_review_for_its_player_only(
+        client: TestClient, storage_url: str) -> None:
     match_id, table_id, guest = finished_match(client)
-    storage = open_storage(db)
+    storage = open_storage(storage_url)
     try:
         storage.save_review(table_id, 1, 0, 0, json.dumps(REVIEW))  # the guest reviewed hand 1 at the table
     finally:
         storage.close()
-    storage = open_storage(db)
+    storage = open_storage(storage_url)
     try:
         assert history.matches_of_table(storage, table_id) == {1: match_id}  # the tournaments' way in
         assert history.matches_of_table(storage, "no-such-table") == {}
@@ -107,9 +95,9 @@ def test_a_finished_match_replays_face_up_with_the_review_for_its_player_only(cl
     assert again["viewer"] == 0 and again["review"] == REVIEW
 
 
-def test_a_review_of_another_seat_is_not_given(client: TestClient, db: str) -> None:
+def test_a_review_of_another_seat_is_not_given(client: TestClient, storage_url: str) -> None:
     match_id, table_id, guest = finished_match(client)
-    storage = open_storage(db)
+    storage = open_storage(storage_url)
     try:
         storage.save_review(table_id, 1, 0, 1, json.dumps(REVIEW))  # seat 1's (the computer's) review
     finally:
@@ -128,7 +116,8 @@ def running_table(client: TestClient) -> Any:
     return table, made["table"]
 
 
-def test_an_unfinished_match_is_never_replayed_by_the_new_route_or_the_old(client: TestClient, db: str) -> None:
+def test_an_unfinished_match_is_never_replayed_by_the_new_route_or_the_old(
+        client: TestClient, storage_url: str) -> None:
     table, table_id = running_table(client)
     record = table.match.to_record()  # every deck of the match so far: what must never leave while it goes on
     assert record["winner"] is None and record["hands"][0]["result"]
@@ -138,7 +127,7 @@ def test_an_unfinished_match_is_never_replayed_by_the_new_route_or_the_old(clien
     # Even a record of the running match in the history (written too early, by a bug or by hand) gives nothing.
     guest = as_new_player(client)
     browser = sessions.token_hash(str(guest.get(BROWSER_COOKIE)))  # this browser "played" the seat
-    storage = open_storage(db)
+    storage = open_storage(storage_url)
     try:
         with storage.transaction() as execute:
             execute("INSERT INTO matches (id, family, preset, table_id, rated, finished, match_no, public, record, "

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,43 +12,21 @@ import pytest
 
 pytest.importorskip("argon2", reason="accounts need the web extra: pip install 'canasta[web]'")
 
-import httpx
-from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 
-from canasta.web.app import create_app
 from canasta.web.room import accounts, quickmatch, ratings, seating
 from canasta.web.room.play_routes import make_quick_tables
 from canasta.web.served import SeatLabel
 from canasta.web.storage import open_storage
 
-PASSWORD = "correct horse battery"
+from .browser_helpers import as_new_player
 
-
-@pytest.fixture(autouse=True)
-def cheap_hashes(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(accounts, "HASHER", PasswordHasher(time_cost=1, memory_cost=8, parallelism=1))
+pytestmark = pytest.mark.usefixtures("cheap_hashes")
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> str:
-    return str(tmp_path / "canasta.sqlite3")
-
-
-@pytest.fixture
-def client(db: str) -> Iterator[TestClient]:
-    app = create_app(db, bot_delay=0, follow=0, presence=0)
-    app.state.quick = quickmatch.QuickSettings(wait=60, target=1000)
-    with TestClient(app) as test_client:
-        yield test_client
-
-
-def fresh(client: TestClient, name: str | None = None) -> httpx.Cookies:
-    client.cookies = httpx.Cookies()
-    client.get("/api/lobby")
-    if name is not None:
-        assert client.post("/api/account/signup", json={"name": name, "password": PASSWORD}).status_code == 201
-    return httpx.Cookies(client.cookies)
+def client(sqlite_room_client: TestClient) -> TestClient:
+    return sqlite_room_client
 
 
 def first_state(client: TestClient, table: str, token: str) -> tuple[dict[str, Any], list[str]]:
@@ -76,8 +53,8 @@ def players_seen(client: TestClient, table: str, token: str, wanted: Any, second
 
 
 def test_a_lobby_taker_and_a_signed_in_creator_show_their_names_and_ratings_at_the_table(client: TestClient,
-                                                                                        db: str) -> None:
-    ada = fresh(client, "Ada")
+                                                                                        sqlite_url: str) -> None:
+    ada = as_new_player(client, "Ada")
     seats = [{"kind": "human", "name": "North"}, {"kind": "human", "name": "East"}, {"kind": "club", "name": "South"},
              {"kind": "random", "name": "West"}]
     made = client.post("/api/tables", json={"preset": "classic", "seats": seats, "public": True}).json()
@@ -87,7 +64,7 @@ def test_a_lobby_taker_and_a_signed_in_creator_show_their_names_and_ratings_at_t
     assert players[2]["rating"] == 27.4 and players[2]["provisional"] is False  # Club's fixed classic rating
     assert "rating" not in players[3]  # a computer that is no level has no rating
     first_state(client, table, made["seats"][0]["token"])  # Ada opens her seat, signed in
-    bob = fresh(client, "Bob")
+    bob = as_new_player(client, "Bob")
     taken = client.post(f"/api/lobby/{table}/seats/1", json={}).json()
     players = players_seen(client, table, spectator, lambda p: p[0]["name"] == "Ada")
     assert players[0]["name"] == "Ada" and players[0]["rating"] == 25.0 and players[0]["provisional"] is True
@@ -95,7 +72,7 @@ def test_a_lobby_taker_and_a_signed_in_creator_show_their_names_and_ratings_at_t
     state, texts = first_state(client, table, taken["link"].split("#")[1])  # the taker's own page
     assert state["table"]["players"][1]["name"] == "Bob"
     secrets = [value for jar in (ada, bob) for value in jar.values()]  # session and browser keys
-    store = open_storage(db)
+    store = open_storage(sqlite_url)
     try:
         with store.transaction(write=False) as execute:
             secrets += [row[0] for row in execute("SELECT id FROM accounts", ()).fetchall()]
@@ -126,10 +103,10 @@ def test_a_guest_taker_is_shown_as_a_guest_and_an_established_rating_unmarked(tm
         store.close()
 
 
-def test_the_leaderboard_lists_provisional_players_apart(client: TestClient, db: str) -> None:
-    fresh(client, "Cyd")
-    fresh(client, "Dio")
-    store = open_storage(db)
+def test_the_leaderboard_lists_provisional_players_apart(client: TestClient, sqlite_url: str) -> None:
+    as_new_player(client, "Cyd")
+    as_new_player(client, "Dio")
+    store = open_storage(sqlite_url)
     try:
         with store.transaction() as execute:
             for name, mu, sigma, matches in (("Cyd", 28.0, 3.0, 9), ("Dio", 33.0, 7.0, 2)):
@@ -151,7 +128,7 @@ def test_the_leaderboard_lists_provisional_players_apart(client: TestClient, db:
 
 
 def test_a_draining_server_takes_no_seat_and_makes_no_quick_match(client: TestClient) -> None:
-    fresh(client, "Eddy")
+    as_new_player(client, "Eddy")
     made = client.post("/api/tables", json={"preset": "classic", "public": True, "seats": [
         {"kind": "human"}, {"kind": "human"}, {"kind": "club"}, {"kind": "club"}]}).json()
     waiting = client.post("/api/quick", json={"game": "two-player"}).json()["ticket"]

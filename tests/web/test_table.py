@@ -14,10 +14,9 @@ import copy
 import itertools
 import json
 import re
-import subprocess
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,16 +26,15 @@ from canasta.rules import Rules
 from canasta.scoring import HandResult, SideScore, sheet_rows
 
 from .browser_helpers import (
-    CHROMIUM,
     HINT_RE,
     Server,
+    axe_problems,
     body_data,
-    browser_contexts,
     cards_of,
     each,
+    frames,
     hand_codes,
     hand_over,
-    headless_chromium,
     log_entries,
     meld_target,
     multiset_minus,
@@ -45,81 +43,21 @@ from .browser_helpers import (
     pile_by_cards,
     post_table,
     seats,
-    start_server,
+    skip_without_browser,
     state_id,
     status,
     wait_changed,
     wait_turn_or_end,
 )
 
-try:
-    import playwright.sync_api  # noqa: F401  (the module is skipped without it)
-except ImportError:  # pragma: no cover - depends on the machine
-    pytest.skip("the browser tests need Playwright for Python: pip install playwright", allow_module_level=True)
-if not CHROMIUM.exists():  # pragma: no cover - depends on the machine
-    pytest.skip(f"the browser tests need Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
+skip_without_browser()
 
-ROOT = Path(__file__).resolve().parents[2]
 HAND_SEED = 5
 """A deal whose hand, played by the hints, takes the pile, melds, and ends in about 17 turns."""
 SIZES = [(1366, 768), (1920, 1080), (360, 740), (390, 844)]
 PHONE = (390, 844)
 SMALL_PHONE = (360, 740)
 SOLO = ("human", "expert", "expert", "expert")
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = start_server(tmp_path_factory.mktemp("table"))
-    try:
-        yield running
-    finally:
-        running.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """One headless Chromium for the module."""
-    with headless_chromium() as chromium:
-        yield chromium
-
-
-@pytest.fixture
-def new_context(browser: Any) -> Iterator[Callable[..., Any]]:
-    """Fresh contexts (CSP bypassed for Playwright's string waits, reduced motion unless asked); no script error."""
-    with browser_contexts(browser, reduced_motion="reduce") as make:
-        yield make
-
-
-@pytest.fixture(scope="module")
-def axe_script() -> Path:
-    """axe-core's axe.min.js, installed from npm under tests/web/node_modules by scripts/ensure-axe.sh."""
-    return find_axe()
-
-
-def find_axe() -> Path:
-    """axe-core's axe.min.js (scripts/ensure-axe.sh installs it when missing); skips the test without it."""
-    try:
-        run = subprocess.run(["sh", str(ROOT / "scripts" / "ensure-axe.sh")], capture_output=True, text=True,
-                             timeout=300, check=False)
-    except (OSError, subprocess.TimeoutExpired) as exc:  # pragma: no cover - depends on the machine
-        pytest.skip(f"axe-core is not available: {exc}")
-    path = Path(run.stdout.strip().splitlines()[-1]) if run.stdout.strip() else None
-    if path is None or not path.exists():  # pragma: no cover - depends on the machine
-        pytest.skip(f"axe-core is not available (scripts/ensure-axe.sh: {run.stderr.strip()[-300:]})")
-    return path
-
-
-def axe_problems(page: Any, axe: Path) -> list[str]:
-    """axe-core's serious and critical violations on the page as it is now."""
-    if not page.evaluate("typeof window.axe !== 'undefined'"):
-        page.add_script_tag(path=str(axe))
-    found: list[dict[str, Any]] = page.evaluate(
-        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
-        ".map(v => ({id: v.id, impact: v.impact, help: v.help,"
-        " nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}))")
-    return [f"{v['id']} ({v['impact']}): {v['help']} at {v['nodes']}" for v in found
-            if v["impact"] in ("serious", "critical")]
 
 
 # -- the layout ---------------------------------------------------------------------------------
@@ -134,7 +72,7 @@ def check_fits(page: Any, moment: str, sizes: list[tuple[int, int]] = SIZES) -> 
     problems: list[str] = []
     for width, height in sizes:
         page.set_viewport_size({"width": width, "height": height})
-        page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        frames(page)
         problems += [f"{width}x{height}: {p}" for p in page.evaluate(FITS)]
     assert not problems, f"{moment}:\n" + "\n".join(problems[:25])
 

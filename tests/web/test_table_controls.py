@@ -13,7 +13,7 @@ import json
 import random
 import re
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from itertools import islice
 from pathlib import Path
 from typing import Any
@@ -28,23 +28,17 @@ from canasta.selection import choices
 from canasta.views import make_view
 
 from .browser_helpers import (
-    CHROMIUM,
     Server,
-    browser_contexts,
+    axe_problems,
     each,
-    headless_chromium,
+    frames,
     select_cards,
-    start_server,
+    skip_without_browser,
     status,
 )
-from .test_table import LONG_NAMES, NAMES, PHONE, axe_problems, crafted_state, find_axe, open_crafted
+from .test_table import LONG_NAMES, NAMES, PHONE, crafted_state, open_crafted
 
-try:
-    import playwright.sync_api  # noqa: F401  (the module is skipped without it)
-except ImportError:  # pragma: no cover - depends on the machine
-    pytest.skip("the browser tests need Playwright for Python: pip install playwright", allow_module_level=True)
-if not CHROMIUM.exists():  # pragma: no cover - depends on the machine
-    pytest.skip(f"the browser tests need Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
+skip_without_browser()
 
 SMALL_PHONE = (360, 740)
 DESKTOP = (1366, 768)
@@ -52,37 +46,6 @@ LARGE = (1920, 1080)
 NOTATION = re.compile(r"\b(?:JK|[AKQJT2-9][SHDC])\b|\b(?:meld|pile|discard) [AKQJT2-9W]")
 """Cards or moves in the project's notation (KS, TD, JK, ``meld K: 2C``): never in what the page says."""
 SYMBOL_CARD = re.compile(r"(?:10|[2-9AKQJ])[\u2660\u2665\u2666\u2663]|Joker")
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = start_server(tmp_path_factory.mktemp("controls"))
-    try:
-        yield running
-    finally:
-        running.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with headless_chromium() as chromium:
-        yield chromium
-
-
-@pytest.fixture
-def new_context(browser: Any) -> Iterator[Callable[..., Any]]:
-    with browser_contexts(browser, reduced_motion="reduce") as make:
-        yield make
-
-
-@pytest.fixture(scope="module")
-def axe_script() -> Path:
-    return find_axe()
-
-
-def frames(page: Any) -> None:
-    """Wait two animation frames (a render, a resize)."""
-    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 
 def visible_in_viewport(page: Any, selector: str) -> list[str]:

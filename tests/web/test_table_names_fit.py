@@ -9,22 +9,17 @@ size, once with short names and once with long ones: the long names may cost the
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from canasta.web.room.accounts import NAME
 
-from .browser_helpers import CHROMIUM, Server, browser_contexts, each, headless_chromium, start_server
+from .browser_helpers import Server, each, frames, skip_without_browser
 from .test_table import FITS, NAMES, crafted_state, open_crafted
 
-try:
-    import playwright.sync_api  # noqa: F401  (the module is skipped without it)
-except ImportError:  # pragma: no cover - depends on the machine
-    pytest.skip("the browser tests need Playwright for Python: pip install playwright", allow_module_level=True)
-if not CHROMIUM.exists():  # pragma: no cover - depends on the machine
-    pytest.skip(f"the browser tests need Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
+skip_without_browser()
 
 LONGEST_NAMES = ["Annabel_Christensen2", "Bartholomew-Maximili", "Christina_Evangeline", "Dominique-Fitzgerald",
                  "Evangeline-Winthrop1", "Maximilian_Rothschil"]
@@ -49,30 +44,9 @@ CUT_NAME = re.compile(r'^the name ".*" is cut: ')
 """table_fits.js's sentence for a name cut short, which a name with its whole text in its tooltip may be here."""
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = start_server(tmp_path_factory.mktemp("names"))
-    try:
-        yield running
-    finally:
-        running.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with headless_chromium() as chromium:
-        yield chromium
-
-
-@pytest.fixture
-def new_context(browser: Any) -> Iterator[Callable[..., Any]]:
-    with browser_contexts(browser, reduced_motion="reduce") as make:
-        yield make
-
-
 def measure(page: Any) -> dict[str, Any]:
     """The top bar's height, the narrowest card of the hand, and the layout's problems."""
-    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    frames(page)
     found: dict[str, Any] = page.evaluate(
         "() => ({bar: document.querySelector('.topbar').getBoundingClientRect().height,"
         " card: Math.min(...[...document.querySelectorAll('#hand .card')].map(e => e.getBoundingClientRect().width))})")
