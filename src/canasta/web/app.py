@@ -384,8 +384,10 @@ def create_app(db: str = "canasta.sqlite3", bot_delay: float = 0.7, follow: floa
     app.include_router(scorekeeper_router)
     room.install(app)  # accounts, sessions, ratings (docs/room.md)
     from .tournaments.routes import router as tournaments_router
+    from .tournaments.service import history_results
 
     app.include_router(tournaments_router)  # duplicate tournaments (docs/tournament.md, "On the server")
+    app.state.tournament_results = history_results  # a tournament table's result in a player's history
     app.include_router(reviews_router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

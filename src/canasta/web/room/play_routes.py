@@ -243,32 +243,10 @@ async def my_history(request: Request) -> Response:
     account_id, browser_hash, _ = await _who(request)
     store = _storage(request)
     found = await store.run(history.history, store.storage, account_id, browser_hash)
-    await _tournament_results(request.app.state.service, found["matches"])
+    results = getattr(request.app.state, "tournament_results", None)  # set by the tournaments (above the room)
+    if results is not None:
+        await results(request.app.state.service, found["matches"])
     return JSONResponse(found)
-
-
-async def _tournament_results(svc: TableService, entries: list[dict[str, Any]]) -> None:
-    """Each tournament table's entry of a history, once its tournament is over: the side's matchpoint percentage
-    and rank, as the tournament's standings give them (nothing while it runs: :func:`.history.history`)."""
-    from ..tournaments.service import TournamentService
-
-    standings: dict[str, dict[str, dict[str, Any]] | None] = {}
-    for entry in entries:
-        tournament = entry.get("tournament")
-        if not tournament or not tournament["over"]:
-            continue
-        tid = tournament["id"]
-        if tid not in standings:
-            view = await TournamentService(svc).view(tid)
-            standings[tid] = {s["entry"]: s for s in view["standings"]} if view is not None and view["over"] else None
-        found = standings[tid]
-        if found is None:  # not over after all (a board still in play): nothing of it yet
-            tournament.update(over=False, board_link=None)
-            entry["hands"] = None
-            continue
-        standing = found.get(tournament["entry"])
-        if standing is not None:
-            tournament["percent"], tournament["rank"] = standing["percent"], standing["rank"]
 
 
 @router.get("/match/{match_id}", include_in_schema=False)

@@ -340,4 +340,26 @@ def _totals(table: ServedTable | None) -> list[tuple[int, ...]]:
     return table.match.totals
 
 
-__all__ = ["TournamentError", "TournamentRequest", "TournamentService", "parse_request"]
+async def history_results(svc: TableService, entries: list[dict[str, Any]]) -> None:
+    """Each tournament table's entry of a history, once its tournament is over: the side's matchpoint percentage
+    and rank, as the tournament's standings give them (nothing while it runs: :func:`.history.history`)."""
+    standings: dict[str, dict[str, dict[str, Any]] | None] = {}
+    for entry in entries:
+        tournament = entry.get("tournament")
+        if not tournament or not tournament["over"]:
+            continue
+        tid = tournament["id"]
+        if tid not in standings:
+            view = await TournamentService(svc).view(tid)
+            standings[tid] = {s["entry"]: s for s in view["standings"]} if view is not None and view["over"] else None
+        found = standings[tid]
+        if found is None:  # not over after all (a board still in play): nothing of it yet
+            tournament.update(over=False, board_link=None)
+            entry["hands"] = None
+            continue
+        standing = found.get(tournament["entry"])
+        if standing is not None:
+            tournament["percent"], tournament["rank"] = standing["percent"], standing["rank"]
+
+
+__all__ = ["TournamentError", "TournamentRequest", "TournamentService", "history_results", "parse_request"]
