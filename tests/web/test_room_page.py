@@ -5,20 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .browser_helpers import (  # axe_problems and find_axe also for the tests that import them from here
-    ROOM_FITS,
-    Server,
-    axe_problems,  # noqa: F401
-    browser_contexts,
-    check_sizes,
-    find_axe,  # noqa: F401
-    skip_without_browser,
-)
+from .browser_helpers import Server, browser_contexts, check_sizes, skip_without_browser
 
 skip_without_browser(accounts=True)
-
-FITS = ROOM_FITS
-"""The room's fit check (tests/web/browser_helpers.py ``ROOM_FITS``), by the name the room's other tests import."""
 
 
 def check(page: Any, axe: Path, moment: str) -> None:

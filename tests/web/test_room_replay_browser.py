@@ -13,8 +13,16 @@ from typing import Any
 
 import pytest
 
-from .browser_helpers import CHROMIUM, Server, browser_contexts, headless_chromium, post_table, start_server
-from .test_room_page import axe_problems, find_axe
+from .browser_helpers import (
+    CHROMIUM,
+    Server,
+    axe_problems,
+    browser_contexts,
+    find_axe,
+    headless_chromium,
+    post_table,
+    start_server,
+)
 
 if not CHROMIUM.exists():  # pragma: no cover - depends on the machine
     pytest.skip(f"the browser tests need Chromium at {CHROMIUM}", allow_module_level=True)

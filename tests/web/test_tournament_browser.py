@@ -103,7 +103,7 @@ SHOT_SIZES = [(360, 740), (1920, 1080)]
 def shoot(page: Any, name: str, full_page: bool = True, fits: bool = True) -> list[str]:
     """Screenshots at a phone's and a desktop's size (into ``CANASTA_TOURNAMENT_SHOTS`` when set); what does not
     fit (the room page's own check; ``fits`` False for the table's pages, which fit themselves)."""
-    from .test_room_page import FITS
+    from .browser_helpers import ROOM_FITS as FITS
 
     problems: list[str] = []
     folder = os.environ.get("CANASTA_TOURNAMENT_SHOTS")
