@@ -9,6 +9,7 @@
 import { actionOf, cardLabel, cardsInText, el, formatPoints, isRedSuit } from "/static/cards.js";
 import { tableOf, tokenOf } from "/static/game/connection.js";
 import { fit } from "/static/game/fit.js";
+import { getJSON } from "/static/game/http.js";
 import { renderHand } from "/static/game/hand.js";
 import { describe, partsText, renderLog } from "/static/game/log.js";
 import { renderCenter, renderHeader, renderPlayers, renderScores, renderSides } from "/static/game/render.js";
@@ -44,22 +45,10 @@ const review = {
 const analysed = new Map();
 let loop = 0; // the analysis loop's generation: a newer one stops the older
 
-async function api(path, method = "GET") {
-  let answer;
-  try {
-    answer = await fetch(`/api/tables/${encodeURIComponent(tableOf())}${path}`, {
-      method, headers: { "X-Canasta-Token": tokenOf() },
-    });
-  } catch {
-    return { ok: false, status: 0, body: { message: "the server cannot be reached; try again" } };
-  }
-  let body = {};
-  try {
-    body = await answer.json();
-  } catch {
-    body = { message: "the server's answer was not readable" };
-  }
-  return { ok: answer.ok, status: answer.status, body };
+function api(path, method = "GET") {
+  return getJSON(`/api/tables/${encodeURIComponent(tableOf())}${path}`, {
+    method, headers: { "X-Canasta-Token": tokenOf() },
+  });
 }
 
 /**

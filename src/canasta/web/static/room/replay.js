@@ -4,6 +4,7 @@
 // when one was made at the table; the viewer then sits at the bottom with their cards in the hand. Anyone holding
 // the link may open it; nothing here needs a seat's token.
 import { fit } from "/static/game/fit.js";
+import { getJSON } from "/static/game/http.js";
 import { startReplay } from "/static/game/review.js";
 import { $, ui } from "/static/game/state.js";
 
@@ -28,22 +29,12 @@ function asSeen(body) {
 }
 
 async function replay(hand) {
-  let answer;
-  try {
-    answer = await fetch(`/api/matches/${encodeURIComponent(matchId)}/hands/${hand}/replay`);
-  } catch {
-    return { ok: false, status: 0, body: { message: "The server cannot be reached; try again." } };
-  }
-  let body = {};
-  try {
-    body = await answer.json();
-  } catch {
-    body = { message: "The server's answer was not readable." };
-  }
+  const answer = await getJSON(`/api/matches/${encodeURIComponent(matchId)}/hands/${hand}/replay`);
+  if (answer.status === 0) return answer;
   if (!answer.ok) {
     return { ok: false, status: answer.status, body: { message: "There is no such hand of a finished match at this link." } };
   }
-  return { ok: true, status: answer.status, body: asSeen(body) };
+  return { ok: true, status: answer.status, body: asSeen(answer.body) };
 }
 
 /** The table the hand was played at: the seats as the history names them, nobody away. */

@@ -4,6 +4,7 @@
 // /api/tournaments/{id}/tables/{t}/boards/{b}/replay answers once the tournament is over, every hand face up.
 // The hand picker goes through the boards this table played; the way back leads to the standings.
 import { fit } from "/static/game/fit.js";
+import { getJSON } from "/static/game/http.js";
 import { startReplay } from "/static/game/review.js";
 import { $, ui } from "/static/game/state.js";
 
@@ -15,18 +16,8 @@ const standings = `/tournament/${encodeURIComponent(tournamentId)}`;
 const boardPath = (board) => `${standings}/table/${tableNumber}/board/${board}`;
 
 async function fetchBoard(board) {
-  let answer;
-  try {
-    answer = await fetch(`/api/tournaments/${encodeURIComponent(tournamentId)}/tables/${tableNumber}/boards/${board}/replay`);
-  } catch {
-    return { ok: false, status: 0, body: { message: "The server cannot be reached; try again." } };
-  }
-  let body = {};
-  try {
-    body = await answer.json();
-  } catch {
-    body = { message: "The server's answer was not readable." };
-  }
+  const answer = await getJSON(`/api/tournaments/${encodeURIComponent(tournamentId)}/tables/${tableNumber}/boards/${board}/replay`);
+  const body = answer.body;
   if (!answer.ok) return { ok: false, status: answer.status, body };
   ui.role = "spectator";
   ui.seat = null;
